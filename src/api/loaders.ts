@@ -1,0 +1,53 @@
+// Resolving the `:id` of project and group routes, with the visibility answer GitLab gives:
+// a project or group the user may not see does not exist (404), never 403.
+import type Koa from 'koa';
+import type { Deps } from '../deps.js';
+import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { currentUser } from '../http/auth.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { findProjectByIdOrPath } from '../finders/projects.js';
+import { findGroupByIdOrPath } from '../finders/groups.js';
+import { can, canReadProject, projectAccess, type ProjectAbility, type ProjectAccess } from '../policy/projects.js';
+import { canReadGroup } from '../policy/groups.js';
+
+export interface LoadedProject {
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  user: UserRow | null;
+  /** Throws 403 unless the user has the ability. */
+  authorize(ability: ProjectAbility): void;
+  can(ability: ProjectAbility): boolean;
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** The project of `ctx.params.id` (or another param), readable by the current user, or 404. */
+export async function loadProject(ctx: Koa.Context, deps: Deps, param = 'id'): Promise<LoadedProject> {
+  const user = currentUser(ctx);
+  const project = await findProjectByIdOrPath(deps.db, decodeParam(ctx.params[param]));
+  if (!project) throw notFound('Project');
+  const access = await projectAccess(deps.db, user, project);
+  if (!canReadProject(user, project, access)) throw notFound('Project');
+  return {
+    project,
+    access,
+    user,
+    can: (ability) => can(user, project, access, ability),
+    authorize(ability) {
+      if (!can(user, project, access, ability)) throw forbidden();
+    },
+  };
+}
+
+/** The group of `ctx.params.id`, readable by the current user, or 404. */
+export async function loadGroup(ctx: Koa.Context, deps: Deps, param = 'id'): Promise<NamespaceRow> {
+  const group = await findGroupByIdOrPath(deps.db, decodeParam(ctx.params[param]));
+  if (!group || !(await canReadGroup(deps.db, currentUser(ctx), group))) throw notFound('Group');
+  return group;
+}

@@ -1,0 +1,86 @@
+// Builds the Koa app: the middleware chain, then every API router under /api/v4.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody, HttpMethodEnum } from 'koa-body';
+import qs from 'qs';
+import crypto from 'node:crypto';
+import type { Deps } from './deps.js';
+import { errorMiddleware, jsonMiddleware } from './http/errors.js';
+import { authMiddleware } from './http/auth.js';
+import { healthRouter } from './api/health.js';
+import { versionRouter } from './api/version.js';
+import { usersRouter } from './api/users.js';
+import { namespacesRouter } from './api/namespaces.js';
+import { groupsRouter } from './api/groups.js';
+import { membersRouter } from './api/members.js';
+import { projectsRouter } from './api/projects.js';
+
+export const API_PREFIX = '/api/v4';
+
+/** Every API router, in mount order. */
+const API_ROUTERS = [versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter];
+
+export function buildApp(deps: Deps): Koa {
+  const app = new Koa();
+  app.silent = true; // errors are logged by errorMiddleware
+
+  app.use(accessLog(deps));
+  app.use(jsonMiddleware);
+  app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    ctx.set({ 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' });
+    // Bracketed keys (iids[]=1, custom_attributes[k]=v) parsed as Rack does.
+    ctx.state.query = qs.parse(ctx.querystring, { depth: 5, arrayLimit: 1000, parameterLimit: 10000 });
+    await next();
+  });
+
+  const health = healthRouter(deps);
+  app.use(health.routes());
+
+  const api = new Router({ prefix: API_PREFIX });
+  for (const build of API_ROUTERS) {
+    const r = build(deps);
+    api.use(r.routes());
+  }
+  const body = koaBody({
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    jsonLimit: deps.config.maxBodyBytes,
+    formLimit: deps.config.maxBodyBytes,
+    textLimit: deps.config.maxBodyBytes,
+    multipart: true,
+    formidable: { maxFileSize: deps.config.maxBodyBytes },
+  });
+  const auth = authMiddleware(deps);
+  const apiRoutes = api.routes();
+  app.use(async (ctx, next) => {
+    if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
+    await body(ctx, async () => {
+      await auth(ctx, async () => {
+        await apiRoutes(ctx as never, async () => {});
+      });
+    });
+    if (ctx.status === 404 && ctx.body === undefined) {
+      ctx.status = 404;
+      ctx.body = { error: '404 Not Found' };
+    }
+  });
+  app.use(async (ctx) => {
+    ctx.status = 404;
+    ctx.body = { error: '404 Not Found' };
+  });
+  return app;
+}
+
+function accessLog(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    const id = ctx.get('x-request-id') || crypto.randomUUID();
+    ctx.set('X-Request-Id', id);
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      deps.log.info({ id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  };
+}

@@ -1,0 +1,60 @@
+// User shapes: UserBasic (embedded everywhere), User, UserPublic (yourself), UserWithAdmin.
+import crypto from 'node:crypto';
+import type { Urls } from '../http/urls.js';
+import type { UserRow } from '../store/rows.js';
+
+/** A user's own avatar, or the avatar service's picture for their email (GitLab's default). */
+export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>): string {
+  if (user.avatar_url) return user.avatar_url;
+  const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
+  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+}
+
+export function userBasic(u: UserRow, urls: Urls) {
+  return {
+    id: u.id,
+    name: u.name,
+    username: u.username,
+    state: u.state,
+    avatar_url: avatarUrl(u),
+    web_url: urls.user(u.username),
+  };
+}
+
+export function userEntity(u: UserRow, urls: Urls) {
+  return {
+    ...userBasic(u, urls),
+    created_at: u.created_at,
+    bio: u.bio,
+    location: u.location,
+    skype: u.skype,
+    linkedin: u.linkedin,
+    twitter: u.twitter,
+    website_url: u.website_url,
+    organization: u.organization,
+  };
+}
+
+/** What a user sees of themselves (and admins of anyone). */
+export function userPublic(u: UserRow, urls: Urls) {
+  return {
+    ...userEntity(u, urls),
+    last_sign_in_at: u.last_sign_in_at,
+    confirmed_at: u.confirmed_at,
+    last_activity_on: u.last_activity_on,
+    email: u.email,
+    theme_id: u.theme_id,
+    color_scheme_id: u.color_scheme_id,
+    projects_limit: u.projects_limit,
+    current_sign_in_at: u.current_sign_in_at,
+    identities: [] as { provider: string; extern_uid: string }[],
+    can_create_group: !!u.can_create_group,
+    can_create_project: u.projects_limit > 0,
+    two_factor_enabled: false,
+    external: !!u.external,
+  };
+}
+
+export function userWithAdmin(u: UserRow, urls: Urls) {
+  return { ...userPublic(u, urls), is_admin: !!u.admin };
+}

@@ -1,0 +1,106 @@
+// Who is asking: a personal access token from PRIVATE-TOKEN, private_token, a Bearer header
+// or access_token, then `sudo` for admins. Unknown tokens answer 401 on every endpoint;
+// no token at all leaves the request anonymous.
+import type Koa from 'koa';
+import type { Deps } from '../deps.js';
+import type { TokenRow, UserRow } from '../store/rows.js';
+import { ApiError, forbidden, unauthorized } from './errors.js';
+import { rawParams } from './params.js';
+import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
+import { findUserByIdOrUsername } from '../finders/users.js';
+
+export interface AuthState {
+  user: UserRow | null;
+  token: TokenRow | null;
+  /** The admin behind a sudo request. */
+  sudoer: UserRow | null;
+}
+
+function tokenFrom(ctx: Koa.Context): string | undefined {
+  const header = ctx.get('private-token');
+  if (header) return header;
+  const query = ctx.state.query as Record<string, unknown>;
+  if (typeof query.private_token === 'string' && query.private_token) return query.private_token;
+  const authz = ctx.get('authorization');
+  const bearer = /^Bearer\s+(\S+)$/i.exec(authz);
+  if (bearer) return bearer[1];
+  if (typeof query.access_token === 'string' && query.access_token) return query.access_token;
+  return undefined;
+}
+
+function invalidToken(description: string): ApiError {
+  return new ApiError(
+    401,
+    { error: 'invalid_token', error_description: description },
+    { 'WWW-Authenticate': `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"` },
+  );
+}
+
+function insufficientScope(scopes: string[]): ApiError {
+  return new ApiError(403, {
+    error: 'insufficient_scope',
+    error_description: 'The request requires higher privileges than provided by the access token.',
+    scope: scopes.join(' '),
+  });
+}
+
+/** `read_user` tokens may only read the users API. */
+function acceptedScopes(ctx: Koa.Context): string[] {
+  const usersApi = /^\/api\/v4\/users?(\/|$)/.test(ctx.path);
+  return usersApi && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ['api', 'read_user'] : ['api'];
+}
+
+export function authMiddleware(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    const state: AuthState = { user: null, token: null, sudoer: null };
+    ctx.state.auth = state;
+    const secret = tokenFrom(ctx);
+    if (secret !== undefined) {
+      const token: TokenRow | undefined = await deps.db('personal_access_tokens')
+        .where({ token_digest: tokenDigest(secret) })
+        .first();
+      if (!token) throw unauthorized();
+      if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+      if (tokenExpired(token)) throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+      const user: UserRow | undefined = await deps.db('users').where({ id: token.user_id }).first();
+      if (!user) throw unauthorized();
+      if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
+      state.user = user;
+      state.token = token;
+    }
+
+    const sudo = ctx.get('sudo') || rawParams(ctx).sudo;
+    if (sudo !== undefined && sudo !== '') {
+      if (!state.user) throw unauthorized();
+      if (!state.user.admin) throw forbidden('Must be admin to use sudo');
+      if (state.token && !tokenScopes(state.token).includes('sudo')) throw insufficientScope(['sudo']);
+      const target = await findUserByIdOrUsername(deps.db, String(sudo));
+      if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
+      state.sudoer = state.user;
+      state.user = target;
+    } else if (state.token) {
+      const accepted = acceptedScopes(ctx);
+      const scopes = tokenScopes(state.token);
+      if (!accepted.some((s) => scopes.includes(s))) throw insufficientScope(accepted);
+    }
+    await next();
+  };
+}
+
+export function currentUser(ctx: Koa.Context): UserRow | null {
+  return (ctx.state.auth as AuthState).user;
+}
+
+/** The signed-in user, or 401. */
+export function requireUser(ctx: Koa.Context): UserRow {
+  const user = currentUser(ctx);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+/** An admin, or 401 (anonymous) / 403 (anyone else). */
+export function requireAdmin(ctx: Koa.Context): UserRow {
+  const user = requireUser(ctx);
+  if (!user.admin) throw forbidden();
+  return user;
+}

@@ -1,0 +1,101 @@
+// ApiError and GitLab's error bodies. The error middleware is the one place that turns an
+// exception into a response: a client mistake never becomes a 500, a bug never leaks a trace.
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'object' ? JSON.stringify(body) : String(body));
+  }
+}
+
+/** `404 Thing Not Found`, or the bare `404 Not Found`. */
+export function notFound(thing?: string): ApiError {
+  return new ApiError(404, { message: thing ? `404 ${thing} Not Found` : '404 Not Found' });
+}
+
+/** What GitLab answers when a plain record lookup fails (note the lower-case "found"). */
+export function recordNotFound(): ApiError {
+  return new ApiError(404, { message: '404 Not found' });
+}
+
+export function unauthorized(): ApiError {
+  return new ApiError(401, { message: '401 Unauthorized' });
+}
+
+export function forbidden(reason?: string): ApiError {
+  return new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
+}
+
+/** 400 with a `message` string (service-level failures). */
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, { message });
+}
+
+/** 400 with an `error` string (parameter validation, Grape's shape). */
+export function paramError(error: string): ApiError {
+  return new ApiError(400, { error });
+}
+
+/** 400 with model validation errors: `{"message":{"name":["has already been taken"]}}`. */
+export function validationError(fields: Record<string, string[]>): ApiError {
+  return new ApiError(400, { message: fields });
+}
+
+export function conflict(message = '409 Conflict'): ApiError {
+  return new ApiError(409, { message });
+}
+
+export function accepted(): ApiError {
+  return new ApiError(202, { message: '202 Accepted' });
+}
+
+export function errorMiddleware(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ApiError) {
+        ctx.status = err.status;
+        ctx.body = err.body;
+        ctx.set(err.headers);
+        return;
+      }
+      const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+      const status = e.status ?? e.statusCode;
+      if (status === 413) {
+        ctx.status = 413;
+        ctx.body = { message: '413 Request Entity Too Large' };
+        return;
+      }
+      if (status && status >= 400 && status < 500) {
+        // Body parser rejections (malformed JSON, bad encoding, unsupported charset).
+        ctx.status = 400;
+        ctx.body = { error: e.message || '400 Bad request' };
+        return;
+      }
+      log.error({ err, method: ctx.method, url: ctx.url }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { message: '500 Internal Server Error' };
+    }
+  };
+}
+
+/**
+ * Serialises object bodies as JSON with `Content-Type: application/json` exactly: Koa would
+ * add `; charset=utf-8`, and python-gitlab compares the header as a string.
+ */
+export const jsonMiddleware: Koa.Middleware = async (ctx, next) => {
+  await next();
+  const body = ctx.body;
+  if (body === null || body === undefined || typeof body !== 'object') return;
+  if (Buffer.isBuffer(body) || typeof (body as NodeJS.ReadableStream).pipe === 'function') return;
+  const status = ctx.status;
+  ctx.body = JSON.stringify(body);
+  ctx.status = status;
+  ctx.set('Content-Type', 'application/json');
+};

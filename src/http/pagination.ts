@@ -1,0 +1,83 @@
+// Offset pagination with GitLab's headers: X-Total, X-Total-Pages, X-Per-Page, X-Page,
+// X-Next-Page, X-Prev-Page and Link (prev, next, first, last). python-gitlab follows
+// X-Next-Page and calls the Link URL as-is; gitbeaker follows rel="next".
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import qs from 'qs';
+import { coerceInteger } from './params.js';
+import { paramError } from './errors.js';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+function intParam(ctx: Koa.Context, name: string): number | undefined {
+  const raw = (ctx.state.query as Record<string, unknown>)[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return coerceInteger(raw);
+  } catch {
+    throw paramError(`${name} is invalid`);
+  }
+}
+
+/** The requested page: per_page over 100 is capped, zero or negative values fall back. */
+export function pageOf(ctx: Koa.Context): Page {
+  const requestedPage = intParam(ctx, 'page');
+  const requestedPer = intParam(ctx, 'per_page');
+  const page = requestedPage !== undefined && requestedPage > 0 ? requestedPage : 1;
+  const perPage =
+    requestedPer !== undefined && requestedPer > 0 ? Math.min(requestedPer, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+export function setPageHeaders(ctx: Koa.Context, page: Page, total: number): void {
+  const totalPages = Math.max(1, Math.ceil(total / page.perPage));
+  const next = page.page < totalPages ? page.page + 1 : null;
+  const prev = page.page > 1 && page.page <= totalPages ? page.page - 1 : null;
+  ctx.set({
+    'X-Total': String(total),
+    'X-Total-Pages': String(totalPages),
+    'X-Per-Page': String(page.perPage),
+    'X-Page': String(page.page),
+    'X-Next-Page': next === null ? '' : String(next),
+    'X-Prev-Page': prev === null ? '' : String(prev),
+  });
+  const base = `${ctx.protocol}://${ctx.host}${ctx.path}`;
+  const query = { ...(ctx.state.query as Record<string, unknown>) };
+  const link = (n: number, rel: string) => {
+    const params = qs.stringify({ ...query, page: n, per_page: page.perPage }, { sort: (a, b) => a.localeCompare(b), arrayFormat: 'brackets' });
+    return `<${base}?${params}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (prev !== null) links.push(link(prev, 'prev'));
+  if (next !== null) links.push(link(next, 'next'));
+  links.push(link(1, 'first'), link(totalPages, 'last'));
+  ctx.set('Link', links.join(', '));
+}
+
+/**
+ * Counts and pages a list query. The count wraps the query as a subquery so that joins,
+ * DISTINCT and GROUP BY count the same rows the page shows.
+ */
+export async function paginate<T>(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
+  const page = pageOf(ctx);
+  const [countRow, rows] = await Promise.all([
+    db.count({ n: '*' }).from(query.clone().clearOrder().as('paged')).first(),
+    query.clone().limit(page.perPage).offset(page.offset),
+  ]);
+  setPageHeaders(ctx, page, Number((countRow as { n: number | string } | undefined)?.n ?? 0));
+  return rows as T[];
+}
+
+/** Pages a list that is already in memory (tree entries, contributors, ...). */
+export function paginateArray<T>(ctx: Koa.Context, items: readonly T[]): T[] {
+  const page = pageOf(ctx);
+  setPageHeaders(ctx, page, items.length);
+  return items.slice(page.offset, page.offset + page.perPage);
+}

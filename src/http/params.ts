@@ -1,0 +1,205 @@
+// Declarative parameter schemas. Values arrive from the query string, a form or a JSON body
+// (merged, body last); each declared parameter is coerced and checked, and failures answer
+// 400 {"error": "..."} in Grape's words, several joined by ", " in declaration order.
+import type Koa from 'koa';
+import { paramError } from './errors.js';
+
+type Reason = 'is invalid' | 'is missing' | 'is empty' | 'does not have a valid value';
+
+class Invalid extends Error {
+  constructor(readonly reason: Reason = 'is invalid') {
+    super(reason);
+  }
+}
+
+type Coerce<T> = (raw: unknown) => T;
+
+export class Param<T, Req extends boolean = false> {
+  constructor(
+    readonly coerce: Coerce<T>,
+    readonly isRequired: Req = false as Req,
+    readonly allowed: readonly T[] | undefined = undefined,
+    readonly fallback: T | undefined = undefined,
+    readonly blankAllowed = true,
+  ) {}
+
+  required(): Param<T, true> {
+    return new Param<T, true>(this.coerce, true, this.allowed, this.fallback, this.blankAllowed);
+  }
+
+  /** The value must be one of these (after coercion). */
+  values(allowed: readonly T[]): Param<T, Req> {
+    return new Param<T, Req>(this.coerce, this.isRequired, allowed, this.fallback, this.blankAllowed);
+  }
+
+  /** Used when the parameter is absent; the result is then never undefined. */
+  default(value: T): Param<T, true> {
+    return new Param<T, true>(this.coerce, false as unknown as true, this.allowed, value, this.blankAllowed);
+  }
+
+  /** An empty string (or empty array) is refused with "is empty". */
+  notBlank(): Param<T, Req> {
+    return new Param<T, Req>(this.coerce, this.isRequired, this.allowed, this.fallback, false);
+  }
+}
+
+function scalar(raw: unknown): unknown {
+  // A repeated query key (a=1&a=2) arrives as an array: the last one wins, as in Rack.
+  return Array.isArray(raw) ? raw[raw.length - 1] : raw;
+}
+
+const TRUE = new Set(['true', '1', 't', 'yes', 'y', 'on']);
+const FALSE = new Set(['false', '0', 'f', 'no', 'n', 'off']);
+
+export const coerceBoolean: Coerce<boolean> = (raw) => {
+  const v = scalar(raw);
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number' && (v === 0 || v === 1)) return v === 1;
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (TRUE.has(s)) return true;
+    if (FALSE.has(s)) return false;
+  }
+  throw new Invalid();
+};
+
+export const coerceInteger: Coerce<number> = (raw) => {
+  const v = scalar(raw);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^\s*[-+]?\d{1,15}\s*$/.test(v)) return Number(v);
+  throw new Invalid();
+};
+
+export const coerceString: Coerce<string> = (raw) => {
+  const v = scalar(raw);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new Invalid();
+};
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export const coerceDate: Coerce<string> = (raw) => {
+  const s = coerceString(raw).trim();
+  const m = DATE.exec(s);
+  if (!m) throw new Invalid();
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  if (d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw new Invalid();
+  return s;
+};
+
+/** Any ISO 8601 timestamp (or a bare date); normalised to the API's UTC format. */
+export const coerceDateTime: Coerce<string> = (raw) => {
+  const s = coerceString(raw).trim();
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) throw new Invalid();
+  const t = Date.parse(s.replace(' ', 'T'));
+  if (Number.isNaN(t)) throw new Invalid();
+  return new Date(t).toISOString();
+};
+
+export const p = {
+  string: () => new Param<string>(coerceString),
+  integer: () => new Param<number>(coerceInteger),
+  boolean: () => new Param<boolean>(coerceBoolean),
+  date: () => new Param<string>(coerceDate),
+  datetime: () => new Param<string>(coerceDateTime),
+  /** `name[]=a&name[]=b`, a JSON array, or one bare value taken as a one-element array. */
+  array<T>(item: Param<T, boolean>): Param<T[]> {
+    return new Param<T[]>((raw) => {
+      const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+      return list.map((v) => item.coerce(v));
+    });
+  },
+  /** Integers given as an array or as one comma-separated string ("1,2,3"). */
+  integerList(): Param<number[]> {
+    return new Param<number[]>((raw) => {
+      const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter((s) => s !== '') : [raw];
+      return list.map((v) => coerceInteger(v));
+    });
+  },
+  /** `name[key]=value` pairs or a JSON object, values kept as strings. */
+  hash(): Param<Record<string, string>> {
+    return new Param<Record<string, string>>((raw) => {
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Invalid();
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(raw as Record<string, unknown>)) out[k] = coerceString(v);
+      return out;
+    });
+  },
+};
+
+export type Schema = Record<string, Param<any, boolean>>;
+
+export type Parsed<S extends Schema> = {
+  [K in keyof S]: S[K] extends Param<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
+};
+
+export interface Rules {
+  /** At least one of these must be present. */
+  atLeastOneOf?: string[];
+  /** No two of these may be present together. */
+  mutuallyExclusive?: string[][];
+}
+
+function isBlank(v: unknown): boolean {
+  return v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
+}
+
+/** Every parameter the request carries: query string first, then the body. */
+export function rawParams(ctx: Koa.Context): Record<string, unknown> {
+  const body = (ctx.request as unknown as { body?: unknown }).body;
+  const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return { ...(ctx.state.query as Record<string, unknown>), ...fromBody };
+}
+
+/** Coerces and checks `schema` against the request; throws the 400 on any failure. */
+export function parse<S extends Schema>(ctx: Koa.Context, schema: S, rules: Rules = {}): Parsed<S> {
+  return parseValues(rawParams(ctx), schema, rules);
+}
+
+export function parseValues<S extends Schema>(raw: Record<string, unknown>, schema: S, rules: Rules = {}): Parsed<S> {
+  const out: Record<string, unknown> = {};
+  const errors: string[] = [];
+  for (const [name, param] of Object.entries(schema)) {
+    const value = raw[name];
+    if (value === undefined) {
+      if (param.isRequired && param.fallback === undefined) errors.push(`${name} is missing`);
+      else out[name] = param.fallback;
+      continue;
+    }
+    if (!param.blankAllowed && isBlank(value)) {
+      errors.push(`${name} is empty`);
+      continue;
+    }
+    try {
+      const coerced = value === null ? null : param.coerce(value);
+      if (param.allowed && coerced !== null && !valueAllowed(coerced, param.allowed)) {
+        throw new Invalid('does not have a valid value');
+      }
+      out[name] = coerced;
+    } catch (err) {
+      if (!(err instanceof Invalid)) throw err;
+      errors.push(`${name} ${err.reason}`);
+    }
+  }
+  for (const group of rules.mutuallyExclusive ?? []) {
+    const given = group.filter((n) => raw[n] !== undefined);
+    if (given.length > 1) errors.push(`${given.join(', ')} are mutually exclusive`);
+  }
+  if (rules.atLeastOneOf && !rules.atLeastOneOf.some((n) => raw[n] !== undefined)) {
+    errors.push(`${rules.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
+  }
+  if (errors.length) throw paramError(errors.join(', '));
+  return out as Parsed<S>;
+}
+
+function valueAllowed(value: unknown, allowed: readonly unknown[]): boolean {
+  return Array.isArray(value) ? value.every((v) => allowed.includes(v)) : allowed.includes(value);
+}
+
+/** Only the keys whose value is not undefined: the attributes a request actually sets. */
+export function given<T extends Record<string, unknown>>(values: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}

@@ -1,0 +1,138 @@
+// Who may see and do what on a project. The only place project permissions are decided.
+import type { Knex } from 'knex';
+import type { Conn } from '../store/db.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { DEVELOPER, GUEST, INTERNAL, MASTER, NO_ACCESS, OWNER, PUBLIC, REPORTER } from './levels.js';
+import { isAdmin, isSignedInRegular } from './users.js';
+
+export interface ProjectAccess {
+  /** Level from a project membership (or a group share), null when none. */
+  projectLevel: number | null;
+  /** Level from membership of the project's group or its ancestors, null when none. */
+  groupLevel: number | null;
+  /** The project's owner: its personal namespace's user or an owner of its group. */
+  owner: boolean;
+}
+
+/** Project ids the user is a member of: directly, through its groups, or through a group share. */
+export function authorizedProjectIds(db: Conn, userId: number): Knex.QueryBuilder {
+  const direct = db('members')
+    .select('source_id as project_id')
+    .where({ source_type: 'project', user_id: userId })
+    .whereNull('requested_at');
+  const viaGroup = db('projects as ap')
+    .select('ap.id as project_id')
+    .join('namespace_ancestors as ana', 'ana.namespace_id', 'ap.namespace_id')
+    .join('members as am', function () {
+      this.on('am.source_id', '=', 'ana.ancestor_id').andOnVal('am.source_type', '=', 'group');
+    })
+    .where('am.user_id', userId)
+    .whereNull('am.requested_at');
+  const viaShare = db('project_group_links as sl')
+    .select('sl.project_id as project_id')
+    .join('namespace_ancestors as sna', 'sna.namespace_id', 'sl.group_id')
+    .join('members as sm', function () {
+      this.on('sm.source_id', '=', 'sna.ancestor_id').andOnVal('sm.source_type', '=', 'group');
+    })
+    .where('sm.user_id', userId)
+    .whereNull('sm.requested_at');
+  const personal = db('projects as pp')
+    .select('pp.id as project_id')
+    .join('namespaces as pn', 'pn.id', 'pp.namespace_id')
+    .where('pn.owner_id', userId);
+  return direct.union([viaGroup, viaShare, personal]);
+}
+
+/**
+ * Restricts a query on `projects` (under `alias`) to what the user may see:
+ * public ones, internal ones for signed-in regular users, and their own.
+ */
+export function whereVisibleProjects(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, alias = 'projects'): Knex.QueryBuilder {
+  if (isAdmin(user)) return q;
+  return q.where((w) => {
+    w.where(`${alias}.visibility_level`, PUBLIC);
+    if (user) {
+      if (isSignedInRegular(user)) w.orWhere(`${alias}.visibility_level`, INTERNAL);
+      w.orWhereIn(`${alias}.id`, authorizedProjectIds(db, user.id));
+    }
+  });
+}
+
+export async function projectAccess(db: Conn, user: UserRow | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
+  if (!user) return { projectLevel: null, groupLevel: null, owner: false };
+  const [direct, groupRow, shareRow] = await Promise.all([
+    db('members')
+      .where({ source_type: 'project', source_id: project.id, user_id: user.id })
+      .whereNull('requested_at')
+      .first('access_level'),
+    db('members as m')
+      .join('namespace_ancestors as a', 'a.ancestor_id', 'm.source_id')
+      .where({ 'm.source_type': 'group', 'm.user_id': user.id, 'a.namespace_id': project.namespace_id })
+      .whereNull('m.requested_at')
+      .max({ level: 'm.access_level' })
+      .first(),
+    db('project_group_links as l')
+      .join('namespace_ancestors as a', 'a.namespace_id', 'l.group_id')
+      .join('members as m', function () {
+        this.on('m.source_id', '=', 'a.ancestor_id').andOnVal('m.source_type', '=', 'group');
+      })
+      .where({ 'l.project_id': project.id, 'm.user_id': user.id })
+      .whereNull('m.requested_at')
+      .max({ level: db.raw('CASE WHEN m.access_level < l.group_access THEN m.access_level ELSE l.group_access END') })
+      .first(),
+  ]);
+  const groupLevel = project.namespace.kind === 'group' ? ((groupRow as { level: number | null } | undefined)?.level ?? null) : null;
+  const levels = [direct?.access_level as number | undefined, (shareRow as { level: number | null } | undefined)?.level ?? undefined]
+    .filter((l): l is number => typeof l === 'number');
+  const projectLevel = levels.length ? Math.max(...levels) : null;
+  const owner = project.namespace.kind === 'user' ? project.namespace.owner_id === user.id : groupLevel === OWNER;
+  return { projectLevel, groupLevel, owner };
+}
+
+/** The highest level the user holds on the project, counting ownership as OWNER. */
+export function maxLevel(access: ProjectAccess): number {
+  if (access.owner) return OWNER;
+  return Math.max(access.projectLevel ?? NO_ACCESS, access.groupLevel ?? NO_ACCESS);
+}
+
+/** Public, or internal and the user is signed in: readable without membership. */
+function openToAll(user: UserRow | null, project: ProjectWithNamespace): boolean {
+  return project.visibility_level >= PUBLIC || (project.visibility_level >= INTERNAL && isSignedInRegular(user));
+}
+
+export function canReadProject(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
+  return isAdmin(user) || openToAll(user, project) || maxLevel(access) >= GUEST;
+}
+
+export type ProjectAbility =
+  | 'read_project'
+  | 'download_code'
+  | 'read_members'
+  | 'admin_project_member'
+  | 'admin_project'
+  | 'remove_project'
+  | 'change_visibility_level'
+  | 'push_code'
+  | 'admin_custom_attributes';
+
+const MIN_LEVEL: Record<ProjectAbility, number> = {
+  read_project: GUEST,
+  read_members: GUEST,
+  download_code: REPORTER,
+  push_code: DEVELOPER,
+  admin_project_member: MASTER,
+  admin_project: MASTER,
+  remove_project: OWNER,
+  change_visibility_level: OWNER,
+  admin_custom_attributes: Number.POSITIVE_INFINITY, // admins only
+};
+
+/** Abilities that any reader of a public (or, signed in, internal) project also has. */
+const OPEN_ABILITIES = new Set<ProjectAbility>(['read_project', 'read_members', 'download_code']);
+
+export function can(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, ability: ProjectAbility): boolean {
+  if (isAdmin(user)) return true;
+  if (user && user.state === 'blocked') return false;
+  if (OPEN_ABILITIES.has(ability) && openToAll(user, project)) return true;
+  return maxLevel(access) >= MIN_LEVEL[ability];
+}

@@ -1,0 +1,50 @@
+// Starting and stopping a Wharf server: store, migrations, bootstrap, HTTP. Used by main.ts
+// and by the tests, which boot the very same thing on a temporary folder.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { openDb, migrate } from './store/db.js';
+import { Urls } from './http/urls.js';
+import { RepoStore } from './git/repos.js';
+import { bootstrap } from './services/bootstrap.js';
+import { buildApp } from './app.js';
+
+export interface RunningServer {
+  deps: Deps;
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function prepare(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<Deps> {
+  const db = openDb(config.db);
+  await migrate(db);
+  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos: new RepoStore(config.reposDir), log };
+  await bootstrap(deps);
+  return deps;
+}
+
+export async function startServer(config: Config, log?: Logger): Promise<RunningServer> {
+  const deps = await prepare(config, log);
+  const app = buildApp(deps);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  return {
+    deps,
+    server,
+    url,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Validates responses against GitLab 10.8's own JSON schemas (../shared/reference/gitlab-10.8-schemas).
+// GitLab's files use a few non-standard bits that its Ruby validator tolerated: "type": "date",
+// a stray space in a type name, and a "$ref" to a file that was never committed. They are
+// normalised here so that ajv checks everything else strictly.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { expect } from 'chai';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../../..');
+
+function schemaRoot(): string {
+  const candidates = [
+    process.env.WHARF_SCHEMAS,
+    path.resolve(repoRoot, '../shared/reference/gitlab-10.8-schemas'),
+    '/work/shared/reference/gitlab-10.8-schemas',
+  ].filter((c): c is string => !!c);
+  const found = candidates.find((c) => fs.existsSync(c));
+  if (!found) throw new Error(`GitLab schemas not found; looked in ${candidates.join(', ')} (set WHARF_SCHEMAS)`);
+  return found;
+}
+
+function normalise(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalise);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    if (k === 'type') {
+      const fix = (t: unknown) => (typeof t === 'string' ? (t.trim() === 'date' ? 'string' : t.trim()) : t);
+      out.type = Array.isArray(v) ? v.map(fix) : fix(v);
+    } else if (k === 'properties' && v && typeof v === 'object' && '$ref' in (v as object)) {
+      out.properties = {}; // the referenced full.json does not exist in GitLab's tree
+    } else {
+      out[k] = normalise(v);
+    }
+  }
+  return out;
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+const compiled = new Map<string, ValidateFunction>();
+
+function load(rel: string): ValidateFunction {
+  const cached = compiled.get(rel);
+  if (cached) return cached;
+  const root = schemaRoot();
+  // Register every file once, keyed by its path, so relative $refs resolve.
+  if (compiled.size === 0) {
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name.endsWith('.json')) {
+          const id = `file:///${path.relative(root, p).split(path.sep).join('/')}`;
+          const schema = normalise(JSON.parse(fs.readFileSync(p, 'utf8'))) as Record<string, unknown>;
+          ajv.addSchema({ ...schema, $id: id });
+        }
+      }
+    };
+    walk(root);
+  }
+  const fn = ajv.getSchema(`file:///${rel}`);
+  if (!fn) throw new Error(`no schema ${rel}`);
+  compiled.set(rel, fn);
+  return fn;
+}
+
+/** Asserts that `body` matches GitLab's schema at `rel` (e.g. "public_api/v4/projects.json"). */
+export function expectSchema(body: unknown, rel: string): void {
+  const validate = load(rel);
+  const ok = validate(body);
+  expect(ok, `${rel}: ${ajv.errorsText(validate.errors, { separator: '\n' })}`).to.equal(true);
+}

@@ -1,0 +1,139 @@
+// Boots the real Wharf server on a temporary SQLite file and repos folder, and talks HTTP to it.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import type { UserRow } from '../../src/store/rows.js';
+import { insertUser } from '../../src/services/users.js';
+import { createToken } from '../../src/services/tokens.js';
+
+export const ROOT_TOKEN = 'root-test-token-0123456789';
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  /** Sent as a JSON body. */
+  json?: unknown;
+  /** Sent as an application/x-www-form-urlencoded body. */
+  form?: Record<string, string | string[]>;
+  query?: Record<string, string | number | boolean | (string | number)[]>;
+  headers?: Record<string, string>;
+}
+
+export class TestServer {
+  constructor(
+    readonly running: RunningServer,
+    readonly dir: string,
+  ) {}
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  get deps() {
+    return this.running.deps;
+  }
+
+  get db() {
+    return this.running.deps.db;
+  }
+
+  async request<T = any>(method: string, apiPath: string, opts: RequestOptions = {}): Promise<Reply<T>> {
+    const url = new URL(apiPath.startsWith('/api/') || apiPath.startsWith('/-/') ? apiPath : `/api/v4${apiPath}`, this.url);
+    for (const [k, v] of Object.entries(opts.query ?? {})) {
+      if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
+      else url.searchParams.append(k, String(v));
+    }
+    const headers: Record<string, string> = { ...opts.headers };
+    const token = opts.token === undefined ? ROOT_TOKEN : opts.token;
+    if (token) headers['PRIVATE-TOKEN'] = token;
+    let body: string | undefined;
+    if (opts.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(opts.form)) {
+        if (Array.isArray(v)) for (const item of v) form.append(k, item);
+        else form.append(k, v);
+      }
+      body = form.toString();
+    }
+    const res = await fetch(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (res.headers.get('content-type') === 'application/json' && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(p: string, opts?: RequestOptions) {
+    return this.request<T>('GET', p, opts);
+  }
+  post<T = any>(p: string, opts?: RequestOptions) {
+    return this.request<T>('POST', p, opts);
+  }
+  put<T = any>(p: string, opts?: RequestOptions) {
+    return this.request<T>('PUT', p, opts);
+  }
+  delete<T = any>(p: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', p, opts);
+  }
+
+  /** Seeds a user with an `api` token straight through the services (fast test setup). */
+  async createUser(username: string, opts: { admin?: boolean; external?: boolean; scopes?: string[] } = {}): Promise<{ user: UserRow; token: string }> {
+    const user = await this.db.transaction((tx) =>
+      insertUser(tx, {
+        username,
+        email: `${username}@example.com`,
+        name: username.replace(/^./, (c) => c.toUpperCase()),
+        admin: opts.admin ?? false,
+        extra: opts.external ? { external: true } : {},
+      }),
+    );
+    const { token } = await createToken(this.db, { userId: user.id, name: 'test', scopes: opts.scopes ?? ['api'] });
+    return { user, token };
+  }
+
+  async close(): Promise<void> {
+    await this.running.close();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh server: its own temp folder, database and repositories; root's token is ROOT_TOKEN. */
+export async function bootServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-test-'));
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
+    WHARF_REPOS: path.join(dir, 'repos'),
+    WHARF_EXTERNAL_URL: `http://127.0.0.1:${port}`,
+    WHARF_ROOT_TOKEN: ROOT_TOKEN,
+    ...env,
+  });
+  const running = await startServer(config, pino({ level: process.env.WHARF_TEST_LOG || 'silent' }));
+  return new TestServer(running, dir);
+}
