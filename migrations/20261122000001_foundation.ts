@@ -176,6 +176,16 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['subject_type', 'key', 'value']);
   });
 
+  // Repository figures, refreshed by whatever changes a repository (never computed per request).
+  await knex.schema.createTable('project_statistics', (t) => {
+    t.integer('project_id').primary().references('projects.id').onDelete('CASCADE');
+    t.integer('commit_count').notNullable().defaultTo(0);
+    t.bigInteger('repository_size').notNullable().defaultTo(0);
+    t.bigInteger('lfs_objects_size').notNullable().defaultTo(0);
+    t.bigInteger('job_artifacts_size').notNullable().defaultTo(0);
+    t.string('updated_at', 30).notNullable();
+  });
+
   // Per-project counters behind iid (issues, merge requests, milestones).
   await knex.schema.createTable('internal_ids', (t) => {
     t.integer('project_id').notNullable().references('projects.id').onDelete('CASCADE');
@@ -186,7 +196,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['internal_ids', 'custom_attributes', 'users_star_projects', 'project_group_links',
+  for (const table of ['internal_ids', 'project_statistics', 'custom_attributes', 'users_star_projects', 'project_group_links',
     'members', 'projects', 'namespace_ancestors', 'namespaces', 'personal_access_tokens', 'users']) {
     await knex.schema.dropTableIfExists(table);
   }

@@ -49,4 +49,28 @@ export class RepoStore {
     await walk(this.pathFor(fullPath));
     return total;
   }
+
+  async branchExists(fullPath: string, branch: string): Promise<boolean> {
+    const dir = this.pathFor(fullPath);
+    try {
+      await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${branch}` });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Points HEAD at a branch (which may not exist yet in an empty repository). */
+  async setHead(fullPath: string, branch: string): Promise<void> {
+    const dir = this.pathFor(fullPath);
+    await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+  }
+
+  async move(fromFullPath: string, toFullPath: string): Promise<void> {
+    const from = this.pathFor(fromFullPath);
+    const to = this.pathFor(toFullPath);
+    if (fs.existsSync(to)) throw new Error(`repository already exists at ${toFullPath}`);
+    await fs.promises.mkdir(path.dirname(to), { recursive: true });
+    await fs.promises.rename(from, to);
+  }
 }

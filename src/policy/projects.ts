@@ -111,6 +111,8 @@ export type ProjectAbility =
   | 'admin_project_member'
   | 'admin_project'
   | 'remove_project'
+  | 'rename_project'
+  | 'archive_project'
   | 'change_visibility_level'
   | 'push_code'
   | 'admin_custom_attributes';
@@ -123,6 +125,8 @@ const MIN_LEVEL: Record<ProjectAbility, number> = {
   admin_project_member: MASTER,
   admin_project: MASTER,
   remove_project: OWNER,
+  rename_project: OWNER,
+  archive_project: OWNER,
   change_visibility_level: OWNER,
   admin_custom_attributes: Number.POSITIVE_INFINITY, // admins only
 };

@@ -1,6 +1,6 @@
 // Validates responses against GitLab 10.8's own JSON schemas (../shared/reference/gitlab-10.8-schemas).
 // GitLab's files use a few non-standard bits that its Ruby validator tolerated: "type": "date",
-// a stray space in a type name, and a "$ref" to a file that was never committed. They are
+// "type": "uri", a stray space in a type name, and a "$ref" to a file that was never committed. They are
 // normalised here so that ajv checks everything else strictly.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,13 +22,17 @@ function schemaRoot(): string {
   return found;
 }
 
+const STANDARD_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
+
+/** GitLab's "date" and "uri" types are strings; trims stray spaces in type names. */
 function normalise(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(normalise);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    if (k === '$schema') continue; // draft-04 markers: ajv checks them all by its own draft
     if (k === 'type') {
-      const fix = (t: unknown) => (typeof t === 'string' ? (t.trim() === 'date' ? 'string' : t.trim()) : t);
+      const fix = (t: unknown) => (typeof t === 'string' ? (STANDARD_TYPES.has(t.trim()) ? t.trim() : 'string') : t);
       out.type = Array.isArray(v) ? v.map(fix) : fix(v);
     } else if (k === 'properties' && v && typeof v === 'object' && '$ref' in (v as object)) {
       out.properties = {}; // the referenced full.json does not exist in GitLab's tree
@@ -39,15 +43,18 @@ function normalise(node: unknown): unknown {
   return out;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true });
+// GitLab's files are not all valid draft-07 (duplicate "required" entries): check data, not schemas.
+const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
 const compiled = new Map<string, ValidateFunction>();
+let registered = false;
 
 function load(rel: string): ValidateFunction {
   const cached = compiled.get(rel);
   if (cached) return cached;
   const root = schemaRoot();
   // Register every file once, keyed by its path, so relative $refs resolve.
-  if (compiled.size === 0) {
+  if (!registered) {
+    registered = true;
     const walk = (dir: string) => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);

@@ -1,0 +1,295 @@
+// Every change to a project: create, update (rename, move the repository), delete, archive,
+// star, share with a group, custom attributes. Rows change in one transaction; the bare
+// repository is created, moved or removed around it, never inside it.
+import type { Deps } from '../deps.js';
+import type { Conn } from '../store/db.js';
+import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { now } from '../store/time.js';
+import { ApiError, badRequest, validationError } from '../http/errors.js';
+import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../policy/levels.js';
+import { canCreateProjectIn } from '../policy/groups.js';
+import { generateToken } from './tokens.js';
+import { insertMember } from './members.js';
+import { NAME_MESSAGE, PATH_MESSAGE, pathFromName, validName, validPath } from './project_names.js';
+import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
+
+/** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
+export interface ProjectSettings {
+  description?: string;
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  jobs_enabled?: boolean;
+  wiki_enabled?: boolean;
+  snippets_enabled?: boolean;
+  resolve_outdated_diff_discussions?: boolean;
+  container_registry_enabled?: boolean;
+  shared_runners_enabled?: boolean;
+  public_jobs?: boolean;
+  lfs_enabled?: boolean;
+  request_access_enabled?: boolean;
+  only_allow_merge_if_pipeline_succeeds?: boolean;
+  only_allow_merge_if_all_discussions_are_resolved?: boolean;
+  printing_merge_request_link_enabled?: boolean;
+  merge_method?: 'merge' | 'rebase_merge' | 'ff';
+  ci_config_path?: string;
+  tag_list?: string[];
+  visibility?: Visibility;
+}
+
+export interface NewProject extends ProjectSettings {
+  name?: string;
+  path?: string;
+  namespace_id?: number;
+  import_url?: string;
+  default_branch?: string;
+}
+
+export interface ProjectUpdate extends ProjectSettings {
+  name?: string;
+  path?: string;
+  default_branch?: string;
+}
+
+/** API settings → column values (only those given). */
+function settingColumns(s: ProjectSettings): Partial<ProjectRow> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (value === undefined) continue;
+    if (key === 'visibility') out.visibility_level = visibilityLevel(value as Visibility);
+    else if (key === 'tag_list') out.tag_list = JSON.stringify([...new Set(value as string[])]);
+    else out[key] = value;
+  }
+  return out as Partial<ProjectRow>;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
+}
+
+/** Name/path format errors, keyed as GitLab's model validations are. */
+function formatErrors(name: string | undefined, path: string | undefined): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (name !== undefined) {
+    if (name.trim() === '') errors.name = ["can't be blank"];
+    else if (name.length > 255) errors.name = ['is too long (maximum is 255 characters)'];
+    else if (!validName(name)) errors.name = [NAME_MESSAGE];
+  }
+  if (path !== undefined) {
+    if (path.trim() === '') errors.path = ["can't be blank"];
+    else if (path.length > 255) errors.path = ['is too long (maximum is 255 characters)'];
+    else if (!validPath(path)) errors.path = [PATH_MESSAGE];
+  }
+  return errors;
+}
+
+async function takenErrors(tx: Conn, namespaceId: number, name: string | undefined, path: string | undefined, exceptId?: number) {
+  const errors: Record<string, string[]> = {};
+  const clash = (column: 'name' | 'path', value: string) =>
+    tx('projects')
+      .where({ namespace_id: namespaceId })
+      .whereRaw(`lower(${column}) = ?`, [value.toLowerCase()])
+      .modify((q) => (exceptId ? q.whereNot({ id: exceptId }) : q))
+      .first('id');
+  if (name !== undefined && (await clash('name', name))) errors.name = ['has already been taken'];
+  if (path !== undefined && (await clash('path', path))) errors.path = ['has already been taken'];
+  return errors;
+}
+
+/** A project may not be more visible than the group it lives in. */
+function visibilityErrors(level: number, namespace: NamespaceRow): Record<string, string[]> {
+  if (namespace.kind !== 'group' || level <= namespace.visibility_level) return {};
+  return {
+    visibility_level: [`${visibilityName(level)} is not allowed in a ${visibilityName(namespace.visibility_level)} group.`],
+  };
+}
+
+function limitReached(user: UserRow): ApiError {
+  const message =
+    user.projects_limit === 0
+      ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+      : `Your project limit is ${user.projects_limit} projects! Please contact your administrator to increase it`;
+  return new ApiError(403, { message: [message] });
+}
+
+/**
+ * Creates a project for `owner` (the current user, or the user an admin creates it for):
+ * the row, its statistics row, the owner's master membership for a personal project, then
+ * the bare repository. A failure to create the repository removes the row again.
+ */
+export async function createProject(deps: Deps, owner: UserRow, attrs: NewProject): Promise<ProjectWithNamespace> {
+  const path = attrs.path ?? (attrs.name !== undefined ? pathFromName(attrs.name) : undefined);
+  const name = attrs.name ?? attrs.path;
+  const errors = formatErrors(name, path);
+  if (attrs.import_url !== undefined) {
+    errors.import_url = ['cannot be imported yet: this server does not import repositories from URLs'];
+  }
+
+  let namespace: NamespaceRow | undefined;
+  if (attrs.namespace_id !== undefined) {
+    namespace = await deps.db('namespaces').where({ id: attrs.namespace_id }).first();
+    if (!namespace || !(await canCreateProjectIn(deps.db, owner, namespace))) throw validationError({ namespace: ['is not valid'] });
+  } else {
+    namespace = await deps.db('namespaces').where({ kind: 'user', owner_id: owner.id }).first();
+    if (!namespace) throw validationError({ namespace: ["can't be blank"] });
+  }
+  const level = visibilityLevel(attrs.visibility ?? 'private');
+  Object.assign(errors, visibilityErrors(level, namespace));
+  if (Object.keys(errors).length) throw validationError(errors);
+  const ns = namespace;
+
+  const stamp = now();
+  let id: number;
+  try {
+    id = await deps.db.transaction(async (tx) => {
+      if (ns.kind === 'user') {
+        const row = await tx('projects').where({ namespace_id: ns.id }).count({ n: '*' }).first();
+        if (Number(row?.n ?? 0) >= owner.projects_limit) throw limitReached(owner);
+      }
+      const taken = await takenErrors(tx, ns.id, name, path);
+      if (Object.keys(taken).length) throw validationError(taken);
+      const [idRow] = await tx('projects')
+        .insert({
+          ...settingColumns(attrs),
+          namespace_id: ns.id,
+          name,
+          path,
+          visibility_level: level,
+          default_branch: null,
+          creator_id: owner.id,
+          runners_token: generateToken(),
+          created_at: stamp,
+          updated_at: stamp,
+          last_activity_at: stamp,
+        })
+        .returning('id');
+      const projectId: number = typeof idRow === 'object' ? idRow.id : idRow;
+      await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
+      if (ns.kind === 'user') {
+        await insertMember(tx, { sourceType: 'project', sourceId: projectId, userId: ns.owner_id!, accessLevel: MASTER, createdById: owner.id });
+      }
+      return projectId;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
+    throw err;
+  }
+
+  const fullPath = `${ns.full_path}/${path}`;
+  try {
+    await deps.repos.create(fullPath, attrs.default_branch || 'master');
+  } catch (err) {
+    await deps.db('projects').where({ id }).delete();
+    throw err;
+  }
+  return (await findProjectByIdOrPath(deps.db, String(id)))!;
+}
+
+/** Applies an update; renaming the path moves the repository. Permissions are checked by the caller. */
+export async function updateProject(deps: Deps, project: ProjectWithNamespace, attrs: ProjectUpdate): Promise<ProjectWithNamespace> {
+  const errors = formatErrors(attrs.name, attrs.path);
+  if (attrs.visibility !== undefined) Object.assign(errors, visibilityErrors(visibilityLevel(attrs.visibility), project.namespace));
+  if (Object.keys(errors).length) throw validationError(errors);
+
+  const oldFullPath = fullPathOf(project);
+  if (attrs.default_branch !== undefined && attrs.default_branch !== project.default_branch) {
+    if (!(await deps.repos.branchExists(oldFullPath, attrs.default_branch))) {
+      throw badRequest('Could not set the default branch');
+    }
+    await deps.repos.setHead(oldFullPath, attrs.default_branch);
+  }
+
+  const { name, path, default_branch: defaultBranch, ...settings } = attrs;
+  const moving = path !== undefined && path !== project.path;
+  const changes: Partial<ProjectRow> = { ...settingColumns(settings), updated_at: now() };
+  if (name !== undefined) changes.name = name;
+  if (path !== undefined) changes.path = path;
+  if (defaultBranch !== undefined) changes.default_branch = defaultBranch;
+
+  const newFullPath = `${project.namespace.full_path}/${path}`;
+  if (moving) {
+    const taken = await takenErrors(deps.db, project.namespace_id, undefined, path, project.id);
+    if (Object.keys(taken).length) throw validationError(taken);
+    await deps.repos.move(oldFullPath, newFullPath);
+  }
+  try {
+    await deps.db.transaction(async (tx) => {
+      const taken = await takenErrors(tx, project.namespace_id, name, path, project.id);
+      if (Object.keys(taken).length) throw validationError(taken);
+      await tx('projects').where({ id: project.id }).update(changes);
+    });
+  } catch (err) {
+    // The row did not change: put the repository back where the row says it is.
+    if (moving) await deps.repos.move(newFullPath, oldFullPath);
+    if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
+    throw err;
+  }
+  return (await findProjectByIdOrPath(deps.db, String(project.id)))!;
+}
+
+/** Removes the project's rows and its repository. */
+export async function deleteProject(deps: Deps, project: ProjectWithNamespace): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await tx('members').where({ source_type: 'project', source_id: project.id }).delete();
+    await tx('custom_attributes').where({ subject_type: 'project', subject_id: project.id }).delete();
+    await tx('projects').where({ id: project.id }).delete();
+  });
+  await deps.repos.remove(fullPathOf(project));
+}
+
+export async function setArchived(deps: Deps, project: ProjectWithNamespace, archived: boolean): Promise<ProjectWithNamespace> {
+  await deps.db('projects').where({ id: project.id }).update({ archived, updated_at: now() });
+  return { ...project, archived };
+}
+
+/** Stars or unstars; false when the project already was in that state (the API answers 304). */
+export async function setStarred(deps: Deps, user: UserRow, project: ProjectWithNamespace, starred: boolean): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const existing = await tx('users_star_projects').where({ user_id: user.id, project_id: project.id }).first();
+    if (!!existing === starred) return false;
+    if (starred) await tx('users_star_projects').insert({ user_id: user.id, project_id: project.id, created_at: now() });
+    else await tx('users_star_projects').where({ user_id: user.id, project_id: project.id }).delete();
+    await tx('projects')
+      .where({ id: project.id })
+      .update({ star_count: tx('users_star_projects').count('*').where({ project_id: project.id }) });
+    return true;
+  });
+}
+
+export interface ShareLink {
+  id: number;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  expires_at: string | null;
+}
+
+/** Shares a project with a group; 409 when already shared or when it is the project's own group. */
+export async function shareWithGroup(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  group: NamespaceRow,
+  groupAccess: number,
+  expiresAt: string | null,
+): Promise<ShareLink> {
+  return deps.db.transaction(async (tx) => {
+    const ownAncestor = await tx('namespace_ancestors').where({ namespace_id: project.namespace_id, ancestor_id: group.id }).first();
+    if (ownAncestor) throw new ApiError(409, { message: 'Project cannot be shared with the group it is in or one of its ancestors.' });
+    const existing = await tx('project_group_links').where({ project_id: project.id, group_id: group.id }).first();
+    if (existing) throw new ApiError(409, { message: 'Group already shared with this group' });
+    const stamp = now();
+    await tx('project_group_links').insert({
+      project_id: project.id,
+      group_id: group.id,
+      group_access: groupAccess,
+      expires_at: expiresAt,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    const link: ShareLink = await tx('project_group_links')
+      .where({ project_id: project.id, group_id: group.id })
+      .first('id', 'project_id', 'group_id', 'group_access', 'expires_at');
+    return link;
+  });
+}
+
