@@ -1,0 +1,73 @@
+// Parameter coercion and GitLab's validation messages.
+import { expect } from 'chai';
+import { p, parseValues } from '../../src/http/params.js';
+import { ApiError } from '../../src/http/errors.js';
+
+function errorOf(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).to.be.instanceOf(ApiError);
+    expect((err as ApiError).status).to.equal(400);
+    return (err as ApiError).body;
+  }
+  throw new Error('expected a 400');
+}
+
+describe('params', () => {
+  it('coerces booleans from true/false/1/0 and JSON', () => {
+    const schema = { a: p.boolean(), b: p.boolean(), c: p.boolean(), d: p.boolean(), e: p.boolean() };
+    expect(parseValues({ a: 'true', b: '0', c: true, d: 1, e: 'FALSE' }, schema)).to.deep.equal({ a: true, b: false, c: true, d: true, e: false });
+    expect(errorOf(() => parseValues({ a: 'maybe' }, schema))).to.deep.equal({ error: 'a is invalid' });
+  });
+
+  it('coerces integers and refuses the rest', () => {
+    expect(parseValues({ n: '42' }, { n: p.integer() })).to.deep.equal({ n: 42 });
+    expect(parseValues({ n: -3 }, { n: p.integer() })).to.deep.equal({ n: -3 });
+    for (const bad of ['4.2', 'x', '1e3', {}]) {
+      expect(errorOf(() => parseValues({ n: bad }, { n: p.integer() }))).to.deep.equal({ error: 'n is invalid' });
+    }
+  });
+
+  it('reports missing required parameters in declaration order, joined', () => {
+    const schema = { id: p.integer().required(), title: p.string().required(), x: p.string() };
+    expect(errorOf(() => parseValues({}, schema))).to.deep.equal({ error: 'id is missing, title is missing' });
+  });
+
+  it('checks allowed values, blanks, defaults', () => {
+    const schema = { state: p.string().values(['opened', 'closed']), title: p.string().notBlank(), sort: p.string().default('desc') };
+    expect(parseValues({ state: 'opened', title: 't' }, schema)).to.deep.equal({ state: 'opened', title: 't', sort: 'desc' });
+    expect(errorOf(() => parseValues({ state: 'open', title: ' ' }, schema))).to.deep.equal({
+      error: 'state does not have a valid value, title is empty',
+    });
+  });
+
+  it('takes bracket arrays, single values and comma lists', () => {
+    expect(parseValues({ ids: ['1', '2'] }, { ids: p.array(p.integer()) })).to.deep.equal({ ids: [1, 2] });
+    expect(parseValues({ ids: '7' }, { ids: p.array(p.integer()) })).to.deep.equal({ ids: [7] });
+    expect(parseValues({ ids: '1,2,3' }, { ids: p.integerList() })).to.deep.equal({ ids: [1, 2, 3] });
+    expect(errorOf(() => parseValues({ ids: ['1', 'x'] }, { ids: p.array(p.integer()) }))).to.deep.equal({ error: 'ids is invalid' });
+  });
+
+  it('validates dates and normalises datetimes to UTC', () => {
+    expect(parseValues({ d: '2018-02-28' }, { d: p.date() })).to.deep.equal({ d: '2018-02-28' });
+    expect(errorOf(() => parseValues({ d: '2018-02-30' }, { d: p.date() }))).to.deep.equal({ error: 'd is invalid' });
+    expect(parseValues({ t: '2018-03-12T12:00:00+02:00' }, { t: p.datetime() })).to.deep.equal({ t: '2018-03-12T10:00:00.000Z' });
+    expect(errorOf(() => parseValues({ t: 'yesterday' }, { t: p.datetime() }))).to.deep.equal({ error: 't is invalid' });
+  });
+
+  it('applies at_least_one_of and mutually_exclusive rules', () => {
+    const schema = { a: p.string(), b: p.string() };
+    expect(errorOf(() => parseValues({}, schema, { atLeastOneOf: ['a', 'b'] }))).to.deep.equal({
+      error: 'a, b are missing, at least one parameter must be provided',
+    });
+    expect(errorOf(() => parseValues({ a: '1', b: '2' }, schema, { mutuallyExclusive: [['a', 'b']] }))).to.deep.equal({
+      error: 'a, b are mutually exclusive',
+    });
+  });
+
+  it('reads hashes of strings', () => {
+    expect(parseValues({ h: { k: 'v', n: 1 } }, { h: p.hash() })).to.deep.equal({ h: { k: 'v', n: '1' } });
+    expect(errorOf(() => parseValues({ h: 'flat' }, { h: p.hash() }))).to.deep.equal({ error: 'h is invalid' });
+  });
+});
