@@ -50,20 +50,34 @@ function acceptedScopes(ctx: Koa.Context): string[] {
   return usersApi && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ['api', 'read_user'] : ['api'];
 }
 
+/** The token and its user in one query (this runs on every authenticated request). */
+async function findToken(deps: Deps, secret: string): Promise<{ token: TokenRow; user: UserRow } | undefined> {
+  const row = await deps.db('personal_access_tokens as t')
+    .join('users as u', 'u.id', 't.user_id')
+    .where('t.token_digest', tokenDigest(secret))
+    .first(
+      deps.db.raw('t.id as t_id'), 't.user_id', 't.name as t_name', 't.token_digest', 't.scopes', 't.impersonation', 't.revoked',
+      't.expires_at', deps.db.raw('t.created_at as t_created_at'), deps.db.raw('t.updated_at as t_updated_at'), 'u.*',
+    );
+  if (!row) return undefined;
+  const { t_id, user_id, t_name, token_digest, scopes, impersonation, revoked, expires_at, t_created_at, t_updated_at, ...user } = row;
+  const token: TokenRow = {
+    id: t_id, user_id, name: t_name, token_digest, scopes, impersonation, revoked, expires_at, created_at: t_created_at, updated_at: t_updated_at,
+  };
+  return { token, user: user as UserRow };
+}
+
 export function authMiddleware(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     const state: AuthState = { user: null, token: null, sudoer: null };
     ctx.state.auth = state;
     const secret = tokenFrom(ctx);
     if (secret !== undefined) {
-      const token: TokenRow | undefined = await deps.db('personal_access_tokens')
-        .where({ token_digest: tokenDigest(secret) })
-        .first();
-      if (!token) throw unauthorized();
+      const found = await findToken(deps, secret);
+      if (!found) throw unauthorized();
+      const { token, user } = found;
       if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
       if (tokenExpired(token)) throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
-      const user: UserRow | undefined = await deps.db('users').where({ id: token.user_id }).first();
-      if (!user) throw unauthorized();
       if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
       state.user = user;
       state.token = token;
