@@ -1,7 +1,9 @@
 // User shapes: UserBasic (embedded everywhere), User, UserPublic (yourself), UserWithAdmin.
 import crypto from 'node:crypto';
 import type { Urls } from '../http/urls.js';
+import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
+import { personalProjectCounts, userCustomAttributes } from '../finders/users.js';
 
 /** A user's own avatar, or the avatar service's picture for their email (GitLab's default). */
 export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>): string {
@@ -35,8 +37,11 @@ export function userEntity(u: UserRow, urls: Urls) {
   };
 }
 
-/** What a user sees of themselves (and admins of anyone). */
-export function userPublic(u: UserRow, urls: Urls) {
+/**
+ * What a user sees of themselves (and admins of anyone). `personalProjects` is the number of
+ * projects in the user's namespace: `can_create_project` is whether the limit leaves room.
+ */
+export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
   return {
     ...userEntity(u, urls),
     last_sign_in_at: u.last_sign_in_at,
@@ -49,12 +54,38 @@ export function userPublic(u: UserRow, urls: Urls) {
     current_sign_in_at: u.current_sign_in_at,
     identities: [] as { provider: string; extern_uid: string }[],
     can_create_group: !!u.can_create_group,
-    can_create_project: u.projects_limit > 0,
+    can_create_project: u.projects_limit - personalProjects > 0,
     two_factor_enabled: false,
     external: !!u.external,
   };
 }
 
-export function userWithAdmin(u: UserRow, urls: Urls) {
-  return { ...userPublic(u, urls), is_admin: !!u.admin };
+export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0) {
+  return { ...userPublic(u, urls, personalProjects), is_admin: !!u.admin };
+}
+
+/** basic = UserBasic, user = User, public = UserPublic (yourself), admin = UserWithAdmin. */
+export type UserView = 'basic' | 'user' | 'public' | 'admin';
+
+/**
+ * Renders users in one view, batch-loading what the view needs (personal project counts,
+ * custom attributes when an admin asks for them) with one query each.
+ */
+export async function presentUsers(db: Conn, urls: Urls, rows: UserRow[], view: UserView, opts: { customAttributes?: boolean } = {}) {
+  const ids = rows.map((u) => u.id);
+  const counts = view === 'public' || view === 'admin' ? await personalProjectCounts(db, ids) : new Map<number, number>();
+  const attributes = opts.customAttributes ? await userCustomAttributes(db, ids) : undefined;
+  return rows.map((u) => {
+    const n = counts.get(u.id) ?? 0;
+    const body =
+      view === 'admin' ? userWithAdmin(u, urls, n)
+      : view === 'public' ? userPublic(u, urls, n)
+      : view === 'user' ? userEntity(u, urls)
+      : userBasic(u, urls);
+    return attributes ? { ...body, custom_attributes: attributes.get(u.id) ?? [] } : body;
+  });
+}
+
+export async function presentUser(db: Conn, urls: Urls, row: UserRow, view: UserView, opts: { customAttributes?: boolean } = {}) {
+  return (await presentUsers(db, urls, [row], view, opts))[0];
 }

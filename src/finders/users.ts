@@ -1,13 +1,123 @@
-// Looking users up by id or username.
+// Looking users up (by id or username) and listing them with GitLab's UsersFinder filters.
+import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
+import { orFuzzyMatch, squish } from './fuzzy.js';
 
 /** Digits are an id; anything else a username (case-insensitive). */
 export async function findUserByIdOrUsername(db: Conn, idOrUsername: string): Promise<UserRow | undefined> {
-  if (/^\d+$/.test(idOrUsername)) return db('users').where({ id: Number(idOrUsername) }).first();
+  if (/^\d+$/.test(idOrUsername)) return findUserById(db, idOrUsername);
   return findUserByUsername(db, idOrUsername);
 }
 
 export async function findUserByUsername(db: Conn, username: string): Promise<UserRow | undefined> {
   return db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+}
+
+/** By id given as digits; ids too large to be one are simply not found. */
+export async function findUserById(db: Conn, id: string | number): Promise<UserRow | undefined> {
+  const n = Number(id);
+  if (!Number.isSafeInteger(n)) return undefined;
+  return db('users').where({ id: n }).first();
+}
+
+export const USER_ORDERS = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
+export type UserOrder = (typeof USER_ORDERS)[number];
+
+export interface UserFilters {
+  /** Exact, case-sensitive match (UsersFinder's `where(username:)`). */
+  username?: string;
+  search?: string;
+  active?: boolean;
+  blocked?: boolean;
+  /** Only external users (admins); non-admins never see external users at all. */
+  external?: boolean;
+  hideExternal?: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
+  /** Nobody has two-factor authentication in Wharf: `enabled` finds no one. */
+  twoFactor?: string;
+  /** `extern_uid` + `provider`: Wharf keeps no external identities, so this finds no one. */
+  externalIdentity?: boolean;
+  customAttributes?: Record<string, string>;
+  /** Explicit order (admins); otherwise id descending, or search relevance when searching. */
+  order?: { by: UserOrder; sort: 'asc' | 'desc' };
+}
+
+/** One query for GET /users, ready for pagination. */
+export function usersQuery(db: Conn, f: UserFilters): Knex.QueryBuilder {
+  const q = db('users').select('users.*');
+  if (f.username !== undefined) {
+    // lower() first so the index on lower(username) serves the exact comparison.
+    q.whereRaw('lower(users.username) = ?', [f.username.toLowerCase()]).where('users.username', f.username);
+  }
+  const search = f.search !== undefined && squish(f.search) !== '' ? f.search.toLowerCase() : undefined;
+  if (search !== undefined) {
+    q.where((w) => {
+      orFuzzyMatch(w, 'users.name', search);
+      orFuzzyMatch(w, 'users.username', search);
+      w.orWhereRaw('lower(users.email) = ?', [search]);
+    });
+  }
+  if (f.blocked) q.where('users.state', 'blocked');
+  if (f.active) q.where('users.state', 'active');
+  if (f.externalIdentity) q.whereRaw('1 = 0');
+  if (f.hideExternal) q.where('users.external', false);
+  else if (f.external) q.where('users.external', true);
+  if (f.twoFactor === 'enabled') q.whereRaw('1 = 0');
+  if (f.createdBefore) q.where('users.created_at', '<=', f.createdBefore);
+  if (f.createdAfter) q.where('users.created_at', '>=', f.createdAfter);
+  for (const [key, value] of Object.entries(f.customAttributes ?? {})) {
+    q.whereExists(
+      db('custom_attributes')
+        .select(db.raw('1'))
+        .where({ subject_type: 'user', key, value })
+        .whereRaw('custom_attributes.subject_id = users.id'),
+    );
+  }
+
+  if (f.order) {
+    const { by, sort } = f.order;
+    return q.orderBy([{ column: `users.${by}`, order: sort }, ...(by === 'id' ? [] : [{ column: 'users.id', order: sort }])]);
+  }
+  if (search !== undefined) {
+    // User.search: exact name, then username, then email matches first; then by name.
+    q.orderByRaw(
+      'CASE WHEN users.name = ? THEN 0 WHEN users.username = ? THEN 1 WHEN users.email = ? THEN 2 ELSE 3 END',
+      [search, search, search],
+    );
+    return q.orderBy([{ column: 'users.name' }, { column: 'users.id', order: 'desc' }]);
+  }
+  return q.orderBy('users.id', 'desc');
+}
+
+/** Number of projects in each user's personal namespace (for `can_create_project`). */
+export async function personalProjectCounts(db: Conn, userIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (!userIds.length) return out;
+  const rows: { owner_id: number; n: number | string }[] = await db('projects as p')
+    .join('namespaces as n', 'n.id', 'p.namespace_id')
+    .where('n.kind', 'user')
+    .whereIn('n.owner_id', userIds)
+    .groupBy('n.owner_id')
+    .select('n.owner_id', db.raw('count(p.id) as n'));
+  for (const r of rows) out.set(r.owner_id, Number(r.n));
+  return out;
+}
+
+/** Each user's custom attributes, ordered by key. */
+export async function userCustomAttributes(db: Conn, userIds: number[]): Promise<Map<number, { key: string; value: string }[]>> {
+  const out = new Map<number, { key: string; value: string }[]>();
+  if (!userIds.length) return out;
+  const rows: { subject_id: number; key: string; value: string }[] = await db('custom_attributes')
+    .where('subject_type', 'user')
+    .whereIn('subject_id', userIds)
+    .orderBy(['subject_id', 'key'])
+    .select('subject_id', 'key', 'value');
+  for (const r of rows) {
+    const list = out.get(r.subject_id) ?? [];
+    list.push({ key: r.key, value: r.value });
+    out.set(r.subject_id, list);
+  }
+  return out;
 }

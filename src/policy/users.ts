@@ -14,3 +14,11 @@ export function isSignedInRegular(user: UserRow | null | undefined): boolean {
 export function canSeePrivateUserFields(viewer: UserRow | null, subject: { id: number }): boolean {
   return isAdmin(viewer) || (!!viewer && viewer.id === subject.id);
 }
+
+/**
+ * GET /users: anyone signed in may list users; anonymous callers only when asking for one
+ * `username` (GitLab keeps the full list from the anonymous).
+ */
+export function canListUsers(viewer: UserRow | null, username: string | undefined): boolean {
+  return !!viewer || (username !== undefined && username.trim() !== '');
+}

@@ -24,7 +24,13 @@ export async function bootstrap(deps: Deps): Promise<void> {
 
   if (config.rootToken) {
     const known = await db('personal_access_tokens').where({ token_digest: tokenDigest(config.rootToken) }).first('id');
-    if (!known) await createToken(db, { userId: 1, name: 'WHARF_ROOT_TOKEN', scopes: ['api', 'sudo'], secret: config.rootToken });
+    // root may have been deleted since: the token then belongs to the oldest active admin.
+    const admin = await db('users').where({ admin: true, state: 'active' }).orderBy('id').first('id');
+    if (!known && admin) {
+      await createToken(db, { userId: admin.id, name: 'WHARF_ROOT_TOKEN', scopes: ['api', 'sudo'], secret: config.rootToken });
+    } else if (!known) {
+      log.warn('WHARF_ROOT_TOKEN is set but no active administrator exists to own it');
+    }
   } else if (fresh) {
     const { token } = await createToken(db, { userId: 1, name: 'initial root token', scopes: ['api', 'sudo'] });
     const dir = config.db.startsWith('postgres') ? path.resolve('db') : path.dirname(config.db);

@@ -1,10 +1,17 @@
-// Creating users: the user row and its personal namespace, in one transaction.
+// Creating users (the user row and its personal namespace, in one transaction), updating them
+// (a new username renames the namespace and moves its repositories), blocking them.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Tx } from '../store/db.js';
+import type { Knex } from 'knex';
+import type { Deps } from '../deps.js';
+import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
+import { ApiError, conflict, validationError } from '../http/errors.js';
 import { createNamespace } from './namespaces.js';
+import { generateToken } from './tokens.js';
+import { normaliseEmail, userErrors, type UserAttributes } from './user_validation.js';
+import { moveNamespaceDir } from './namespace_dirs.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -31,6 +38,8 @@ export interface NewUser {
   /** Already hashed (hashPassword), outside the transaction: scrypt is slow on purpose. */
   passwordDigest?: string | null;
   admin?: boolean;
+  /** When the account was confirmed; defaults to now, null for an unconfirmed account. */
+  confirmedAt?: string | null;
   /** Any other column of `users` (bio, projects_limit, external, ...). */
   extra?: Partial<UserRow>;
 }
@@ -45,7 +54,7 @@ export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
       name: u.name,
       password_digest: u.passwordDigest ?? null,
       admin: u.admin ?? false,
-      confirmed_at: stamp,
+      confirmed_at: u.confirmedAt === undefined ? stamp : u.confirmedAt,
       created_at: stamp,
       updated_at: stamp,
     })
@@ -53,4 +62,189 @@ export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
   const id = typeof idRow === 'object' ? idRow.id : idRow;
   await createNamespace(tx, { kind: 'user', name: u.username, path: u.username, ownerId: id, visibilityLevel: 20 });
   return tx('users').where({ id }).first();
+}
+
+/** GitLab's default `projects_limit` for new (and no longer external) users. */
+export const DEFAULT_PROJECTS_LIMIT = 100000;
+
+export interface UserFlags {
+  admin?: boolean;
+  can_create_group?: boolean;
+  external?: boolean;
+}
+
+export interface CreateUserInput extends UserAttributes, UserFlags {
+  email: string;
+  username: string;
+  name: string;
+  /** Set a random password instead (GitLab then mails a reset link; Wharf sends no mail). */
+  resetPassword?: boolean;
+  /** Mark the account confirmed; otherwise `confirmed_at` stays null. */
+  skipConfirmation?: boolean;
+}
+
+export type UpdateUserInput = Partial<UserAttributes> & UserFlags;
+
+const PROFILE_FIELDS = ['skype', 'linkedin', 'twitter', 'website_url', 'organization', 'bio', 'location'] as const;
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
+}
+
+/**
+ * The 409 GitLab answers when another user has this e-mail or exactly this username (its
+ * check is case-sensitive; a username differing only in case fails validation instead).
+ */
+async function conflictWithOtherUser(db: Conn, exceptId: number | null, email?: string, username?: string): Promise<ApiError | null> {
+  const other = (q: Knex.QueryBuilder) => (exceptId === null ? q : q.whereNot('id', exceptId));
+  if (email !== undefined && (await other(db('users').whereRaw('lower(email) = ?', [email.toLowerCase()])).first('id'))) {
+    return conflict('Email has already been taken');
+  }
+  if (
+    username !== undefined &&
+    (await other(db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).where('username', username)).first('id'))
+  ) {
+    return conflict('Username has already been taken');
+  }
+  return null;
+}
+
+/** Whether a namespace other than the user's own has this path (any case). */
+async function pathTakenByOther(db: Conn, path: string, userId: number | null): Promise<boolean> {
+  const q = db('namespaces').whereRaw('lower(full_path) = ?', [path.toLowerCase()]);
+  if (userId !== null) q.whereNot((w) => w.where({ kind: 'user', owner_id: userId }));
+  return !!(await q.first('id'));
+}
+
+/** Conflicts first (409), then the model's validation errors (400), as GitLab orders them. */
+async function check(db: Conn, userId: number | null, attrs: UserAttributes, creating: boolean): Promise<void> {
+  const clash = await conflictWithOtherUser(db, userId, attrs.email, attrs.username);
+  if (clash) throw clash;
+  const errors = userErrors(attrs, creating);
+  if (attrs.username !== undefined && !errors.username && (await pathTakenByOther(db, attrs.username, userId))) {
+    errors.username = ['has already been taken'];
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+/** A constraint the checks did not see (a concurrent writer) becomes the same answer. */
+async function explainUniqueViolation(db: Conn, err: unknown, userId: number | null, attrs: UserAttributes, creating: boolean): Promise<never> {
+  if (!isUniqueViolation(err)) throw err;
+  await check(db, userId, attrs, creating);
+  throw conflict();
+}
+
+function profileColumns(input: Partial<UserAttributes>): Partial<UserRow> {
+  const out: Record<string, unknown> = {};
+  for (const f of PROFILE_FIELDS) if (input[f] !== undefined) out[f] = input[f];
+  return out as Partial<UserRow>;
+}
+
+/** POST /users: validates, then inserts the user and its namespace. */
+export async function createUser(deps: Deps, input: CreateUserInput): Promise<UserRow> {
+  const password = input.password ?? (input.resetPassword ? generateToken() : undefined);
+  const attrs: UserAttributes = { ...input, email: normaliseEmail(input.email), password };
+  // Hashing is slow on purpose: never inside the write transaction.
+  const digest = password !== undefined && !userErrors({ password }, true).password ? await hashPassword(password) : null;
+  const external = !!input.external;
+  try {
+    return await deps.db.transaction(async (tx) => {
+      await check(tx, null, attrs, true);
+      return insertUser(tx, {
+        username: input.username,
+        email: attrs.email!,
+        name: input.name,
+        passwordDigest: digest,
+        admin: !!input.admin,
+        confirmedAt: input.skipConfirmation ? now() : null,
+        extra: {
+          ...profileColumns(input),
+          external,
+          // External users can neither create groups nor personal projects.
+          can_create_group: external ? false : (input.can_create_group ?? true),
+          projects_limit: external ? 0 : (input.projects_limit ?? DEFAULT_PROJECTS_LIMIT),
+        },
+      });
+    });
+  } catch (err) {
+    return explainUniqueViolation(deps.db, err, null, attrs, true);
+  }
+}
+
+/** The columns an update changes, with GitLab's external-user rules applied. */
+function updateColumns(user: UserRow, input: UpdateUserInput, email: string | undefined): Partial<UserRow> {
+  const changes: Partial<UserRow> = { ...profileColumns(input) };
+  if (email !== undefined) changes.email = email;
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.username !== undefined) changes.username = input.username;
+  if (input.admin !== undefined) changes.admin = input.admin;
+  if (input.can_create_group !== undefined) changes.can_create_group = input.can_create_group;
+  if (input.projects_limit !== undefined) changes.projects_limit = input.projects_limit;
+  if (input.external !== undefined && input.external !== !!user.external) {
+    changes.external = input.external;
+    if (input.external) {
+      changes.can_create_group = false;
+      changes.projects_limit = 0;
+    } else {
+      // Back to the defaults, unless this same update changes them.
+      if (input.can_create_group === undefined || input.can_create_group === !!user.can_create_group) changes.can_create_group = true;
+      if (input.projects_limit === undefined || input.projects_limit === user.projects_limit) changes.projects_limit = DEFAULT_PROJECTS_LIMIT;
+    }
+  }
+  return changes;
+}
+
+/**
+ * PUT /users/:id. A new username renames the personal namespace and moves its repositories
+ * folder; the folder moves back if the rows cannot be written.
+ */
+export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInput): Promise<UserRow> {
+  const email = input.email === undefined ? undefined : normaliseEmail(input.email);
+  const attrs: UserAttributes = { ...input, email };
+  await check(deps.db, user.id, attrs, false);
+
+  const changes = updateColumns(user, input, email);
+  if (input.password !== undefined) changes.password_digest = await hashPassword(input.password);
+  const renaming = input.username !== undefined && input.username !== user.username;
+  const moved = renaming ? await moveFolder(deps, user.username, input.username!) : false;
+  try {
+    await deps.db.transaction(async (tx) => {
+      await check(tx, user.id, attrs, false);
+      const stamp = now();
+      await tx('users')
+        .where({ id: user.id })
+        .update({ ...changes, updated_at: stamp });
+      if (renaming) {
+        const path = input.username!;
+        await tx('namespaces')
+          .where({ kind: 'user', owner_id: user.id })
+          .update({ name: path, path, full_path: path, full_name: path, updated_at: stamp });
+      }
+    });
+  } catch (err) {
+    if (moved) await moveNamespaceDir(deps.repos.root, input.username!, user.username);
+    await explainUniqueViolation(deps.db, err, user.id, attrs, false);
+  }
+  return deps.db('users').where({ id: user.id }).first();
+}
+
+/** Moves the namespace folder for a rename; a stray folder in the way is the client's 400. */
+async function moveFolder(deps: Deps, from: string, to: string): Promise<boolean> {
+  try {
+    return await moveNamespaceDir(deps.repos.root, from, to);
+  } catch (err) {
+    deps.log.warn({ err, from, to }, 'cannot move a namespace folder');
+    throw validationError({ username: ['cannot be changed: a repository folder already exists at that path'] });
+  }
+}
+
+/**
+ * Blocks or unblocks; false when the user already was in that state (GitLab's state machine
+ * refuses the transition and the API answers `false`).
+ */
+export async function setUserState(db: Conn, user: UserRow, state: 'active' | 'blocked'): Promise<boolean> {
+  const from = state === 'blocked' ? 'active' : 'blocked';
+  const changed = await db('users').where({ id: user.id, state: from }).update({ state, updated_at: now() });
+  return Number(changed) > 0;
 }

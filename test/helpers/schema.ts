@@ -32,8 +32,12 @@ function normalise(node: unknown): unknown {
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
     if (k === '$schema') continue; // draft-04 markers: ajv checks them all by its own draft
     if (k === 'type') {
-      const fix = (t: unknown) => (typeof t === 'string' ? (STANDARD_TYPES.has(t.trim()) ? t.trim() : 'string') : t);
-      out.type = Array.isArray(v) ? v.map(fix) : fix(v);
+      // GitLab's validator let anything, null included, pass its unknown "date" type
+      // (e.g. a never-signed-in user's last_sign_in_at).
+      const fix = (t: unknown): unknown[] =>
+        typeof t !== 'string' ? [t] : STANDARD_TYPES.has(t.trim()) ? [t.trim()] : t.trim() === 'date' ? ['string', 'null'] : ['string'];
+      const types = [...new Set((Array.isArray(v) ? v : [v]).flatMap(fix))];
+      out.type = types.length === 1 ? types[0] : types;
     } else if (k === 'properties' && v && typeof v === 'object' && '$ref' in (v as object)) {
       out.properties = {}; // the referenced full.json does not exist in GitLab's tree
     } else {
