@@ -4,7 +4,7 @@ import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { INTERNAL, MASTER, NO_ACCESS, OWNER, PUBLIC } from './levels.js';
 import { isAdmin, isSignedInRegular } from './users.js';
-import { authorizedProjectIds } from './projects.js';
+import { authorizedProjectIds, whereVisibleProjects } from './projects.js';
 
 /** The user's level on the group: the highest membership on it or any ancestor. */
 export async function groupLevel(db: Conn, user: UserRow | null, group: NamespaceRow): Promise<number> {
@@ -16,6 +16,11 @@ export async function groupLevel(db: Conn, user: UserRow | null, group: Namespac
     .max({ level: 'm.access_level' })
     .first();
   return (row as { level: number | null } | undefined)?.level ?? NO_ACCESS;
+}
+
+/** Ids of the groups the user is a direct member of (access requests excluded). */
+function directGroupIds(db: Conn, userId: number): Knex.QueryBuilder {
+  return db('members').select('source_id').where({ source_type: 'group', user_id: userId }).whereNull('requested_at');
 }
 
 /** Group ids the user belongs to, directly or through an ancestor group. */
@@ -50,30 +55,95 @@ export function whereVisibleGroups(q: Knex.QueryBuilder, db: Conn, user: UserRow
   });
 }
 
-export async function canReadGroup(db: Conn, user: UserRow | null, group: NamespaceRow): Promise<boolean> {
-  if (isAdmin(user) || group.visibility_level >= PUBLIC) return true;
-  if (!user) return false;
-  if (group.visibility_level >= INTERNAL && isSignedInRegular(user)) return true;
-  if ((await groupLevel(db, user, group)) > NO_ACCESS) return true;
-  const viaProject = await groupsWithAuthorizedProjects(db, user.id).where('gpa.ancestor_id', group.id).first();
-  return !!viaProject;
+/** Visibility levels anyone in the user's position sees without membership. */
+function openLevels(user: UserRow | null): number[] {
+  if (isAdmin(user)) return [0, INTERNAL, PUBLIC];
+  return isSignedInRegular(user) ? [INTERNAL, PUBLIC] : [PUBLIC];
 }
 
-export type GroupAbility = 'admin_group' | 'admin_group_member' | 'create_projects' | 'read_group_members';
+export interface GroupListScope {
+  /** Every group the user may see, not only their own (GitLab's `all_available`). */
+  allAvailable: boolean;
+  /** Only groups the user directly owns. */
+  owned: boolean;
+}
+
+/**
+ * Restricts a query on `namespaces` (kind group, under `alias`) to the groups GitLab 10.8 lists
+ * for the user (GroupsFinder): owned ones; or for admins with all_available every group; or the
+ * user's groups — those they are a member of with their descendants, and those holding a project
+ * they are authorized on with their ancestors — plus, with all_available or when anonymous, the
+ * groups open to them (public; internal when signed in and not external).
+ */
+export function whereListedGroups(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, scope: GroupListScope, alias = 'namespaces'): Knex.QueryBuilder {
+  const id = `${alias}.id`;
+  if (scope.owned) {
+    if (!user) return q.whereRaw('1 = 0');
+    return q.whereIn(id, directGroupIds(db, user.id).where('access_level', OWNER));
+  }
+  if (isAdmin(user) && scope.allAvailable) return q;
+  return q.where((w) => {
+    if (user) {
+      const authorized = directGroupIds(db, user.id).union(
+        db('projects').select('namespace_id').whereIn('id', authorizedProjectIds(db, user.id)),
+      );
+      w.whereIn(id, db('namespace_ancestors').select('ancestor_id').whereIn('namespace_id', authorized));
+      w.orWhereIn(id, db('namespace_ancestors').select('namespace_id').whereIn('ancestor_id', directGroupIds(db, user.id)));
+    }
+    if (!user || scope.allAvailable) w.orWhereIn(`${alias}.visibility_level`, openLevels(user));
+  });
+}
+
+/**
+ * GitLab's read_group: public; internal for signed-in regular users; members of it or an
+ * ancestor; admins; and anyone who can see a project in it, in a subgroup, or shared with it.
+ */
+export async function canReadGroup(db: Conn, user: UserRow | null, group: NamespaceRow): Promise<boolean> {
+  if (isAdmin(user) || group.visibility_level >= PUBLIC) return true;
+  if (group.visibility_level >= INTERNAL && isSignedInRegular(user)) return true;
+  if ((await groupLevel(db, user, group)) > NO_ACCESS) return true;
+  const projects = db('projects').select('projects.id').where((w) =>
+    w
+      .whereIn('projects.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id))
+      .orWhereIn('projects.id', db('project_group_links').select('project_id').where('group_id', group.id)),
+  );
+  whereVisibleProjects(projects, db, user);
+  return !!(await projects.first());
+}
+
+export type GroupAbility =
+  | 'admin_group'
+  | 'admin_group_member'
+  | 'create_projects'
+  | 'create_subgroup'
+  | 'read_group_members';
 
 export async function canOnGroup(db: Conn, user: UserRow | null, group: NamespaceRow, ability: GroupAbility): Promise<boolean> {
   if (isAdmin(user)) return true;
   if (!user || user.state === 'blocked') return false;
+  if (ability === 'read_group_members') return canReadGroup(db, user, group);
   const level = await groupLevel(db, user, group);
   switch (ability) {
-    case 'read_group_members':
-      return canReadGroup(db, user, group);
     case 'create_projects':
       return level >= MASTER;
     case 'admin_group':
     case 'admin_group_member':
+    case 'create_subgroup':
       return level >= OWNER;
   }
+}
+
+/**
+ * May the user create a top-level group? GitLab asks only the user's `can_create_group` flag
+ * (admins included: an admin without the flag is refused too).
+ */
+export function canCreateGroup(user: UserRow | null): boolean {
+  return !!user && user.state === 'active' && !!user.can_create_group;
+}
+
+/** Group statistics (storage sizes) are shown to admins only. */
+export function canSeeGroupStatistics(user: UserRow | null): boolean {
+  return isAdmin(user);
 }
 
 /** May the user create a project in this namespace? Their own, or a group where they are master+. */

@@ -1,7 +1,10 @@
-// Adding members to projects and groups.
+// Adding, changing and removing members of projects and groups. Permissions are checked by
+// the caller; the rules here are the membership model's own (GitLab's Member validations).
 import type { Conn } from '../store/db.js';
 import type { MemberRow } from '../store/rows.js';
 import { now } from '../store/time.js';
+import { conflict, recordNotFound, validationError } from '../http/errors.js';
+import { ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
 
 export interface NewMember {
   sourceType: 'project' | 'group';
@@ -26,4 +29,97 @@ export async function insertMember(db: Conn, m: NewMember): Promise<MemberRow> {
     updated_at: stamp,
   });
   return db('members').where({ source_type: m.sourceType, source_id: m.sourceId, user_id: m.userId }).first();
+}
+
+/** A unique index refused the row: someone else added the same thing first. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
+}
+
+/**
+ * GitLab validates the level twice for project members (any level, then no owners), so an
+ * unknown level is reported twice there and an owner level once.
+ */
+function accessLevelErrors(sourceType: 'project' | 'group', level: number): string[] {
+  const errors: string[] = [];
+  if (!(ACCESS_LEVELS as readonly number[]).includes(level)) errors.push('is not included in the list');
+  if (sourceType === 'project' && !(PROJECT_ACCESS_LEVELS as readonly number[]).includes(level)) errors.push('is not included in the list');
+  return errors;
+}
+
+/**
+ * Adds a user to a project or group: 409 when they already are a member; an access request of
+ * theirs becomes the membership. An unknown user id is what GitLab then tries as an email
+ * invitation, which fails validation as `invite_email is invalid`.
+ */
+export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
+  try {
+    return await db.transaction(async (tx) => {
+      const where = { source_type: m.sourceType, source_id: m.sourceId, user_id: m.userId };
+      const existing: MemberRow | undefined = await tx('members').where(where).first();
+      if (existing && existing.requested_at === null) throw conflict('Member already exists');
+      const errors: Record<string, string[]> = {};
+      const levelErrors = accessLevelErrors(m.sourceType, m.accessLevel);
+      if (levelErrors.length) errors.access_level = levelErrors;
+      if (!(await tx('users').where({ id: m.userId }).first('id'))) errors.invite_email = ['is invalid'];
+      if (Object.keys(errors).length) throw validationError(errors);
+      if (!existing) return insertMember(tx, m);
+      // Approving the access request.
+      await tx('members')
+        .where({ id: existing.id })
+        .update({
+          access_level: m.accessLevel,
+          expires_at: m.expiresAt ?? null,
+          requested_at: null,
+          created_by_id: existing.created_by_id ?? m.createdById ?? null,
+          updated_at: now(),
+        });
+      return tx('members').where({ id: existing.id }).first();
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('Member already exists');
+    throw err;
+  }
+}
+
+export interface MemberChange {
+  accessLevel: number;
+  /** undefined keeps the current date; null removes it. */
+  expiresAt?: string | null;
+}
+
+/**
+ * Runs inside the write transaction with the membership as it is now, so that a permission
+ * that depends on other memberships (a group's last owner) cannot be raced past; it throws
+ * to refuse.
+ */
+export type MemberGuard = (tx: Conn, member: MemberRow) => Promise<void>;
+
+/** The membership as it is inside the transaction, or recordNotFound if it went meanwhile. */
+async function reload(tx: Conn, member: MemberRow): Promise<MemberRow> {
+  const current: MemberRow | undefined = await tx('members').where({ id: member.id }).whereNull('requested_at').first();
+  if (!current) throw recordNotFound();
+  return current;
+}
+
+export async function updateMember(db: Conn, member: MemberRow, change: MemberChange, guard: MemberGuard): Promise<MemberRow> {
+  return db.transaction(async (tx) => {
+    const current = await reload(tx, member);
+    await guard(tx, current);
+    const levelErrors = accessLevelErrors(current.source_type, change.accessLevel);
+    if (levelErrors.length) throw validationError({ access_level: levelErrors });
+    const columns: Partial<MemberRow> = { access_level: change.accessLevel, updated_at: now() };
+    if (change.expiresAt !== undefined) columns.expires_at = change.expiresAt;
+    await tx('members').where({ id: current.id }).update(columns);
+    return tx('members').where({ id: current.id }).first();
+  });
+}
+
+export async function removeMember(db: Conn, member: MemberRow, guard: MemberGuard): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await reload(tx, member);
+    await guard(tx, current);
+    await tx('members').where({ id: current.id }).delete();
+  });
 }
