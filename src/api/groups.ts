@@ -60,11 +60,11 @@ async function withCustomAttributes(deps: Deps, groups: NamespaceRow[], rendered
   });
 }
 
-/** `loadParent` (subgroups) runs after the parameters are checked, as in GitLab. */
+/** `loadParent` (subgroups) answers its 404 before the parameters are checked. */
 async function listGroups(ctx: Koa.Context, deps: Deps, loadParent?: () => Promise<NamespaceRow>): Promise<void> {
   const user = currentUser(ctx);
-  const v = parse(ctx, listSchema);
   const parent = loadParent ? await loadParent() : undefined;
+  const v = parse(ctx, listSchema);
   const admin = isAdmin(user);
   const query = groupsQuery(deps.db, user, {
     allAvailable: v.all_available ?? admin,
@@ -136,16 +136,16 @@ export function groupsRouter(deps: Deps): Router {
 
   router.get('/groups/:id', async (ctx) => {
     const user = currentUser(ctx);
-    const v = parse(ctx, { with_custom_attributes: p.boolean().default(false) });
     const group = await loadGroup(ctx, deps);
+    const v = parse(ctx, { with_custom_attributes: p.boolean().default(false) });
     ctx.body = await groupDetail(deps, user, group, v.with_custom_attributes && isAdmin(user));
   });
 
   router.put('/groups/:id', async (ctx) => {
     const user = requireUser(ctx);
-    const v = parse(ctx, { name: p.string(), path: p.string(), ...settingsSchema });
     const group = await loadGroup(ctx, deps);
     if (!(await canOnGroup(deps.db, user, group, 'admin_group'))) throw forbidden();
+    const v = parse(ctx, { name: p.string(), path: p.string(), ...settingsSchema });
     const updated = await updateGroup(deps, group, given({
       name: v.name,
       path: v.path,

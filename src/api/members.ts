@@ -80,28 +80,28 @@ export function membersRouter(deps: Deps): Router {
 
     router.get(base, async (ctx) => {
       const user = requireUser(ctx);
-      const v = parseWithUserId(ctx, { query: p.string() });
       const source = await loadSource(ctx, deps, type, user);
+      const v = parseWithUserId(ctx, { query: p.string() });
       const rows = await paginate<MemberRow>(ctx, deps.db, membersQuery(deps.db, type, source.id, v.query));
       ctx.body = await presentMembers(deps, rows);
     });
 
     router.get(`${base}/:user_id`, async (ctx) => {
       const user = requireUser(ctx);
-      const v = parseWithUserId(ctx, { user_id: p.integer().required() });
       const source = await loadSource(ctx, deps, type, user);
+      const v = parseWithUserId(ctx, { user_id: p.integer().required() });
       ctx.body = await presentMember(deps, await memberOf(deps, source, v.user_id));
     });
 
     router.post(base, async (ctx) => {
       const user = requireUser(ctx);
+      const source = await loadSource(ctx, deps, type, user);
+      if (!(await source.canAdmin())) throw forbidden();
       const v = parseWithUserId(ctx, {
         user_id: p.integer().required(),
         access_level: p.integer().required(),
         expires_at: expiresAt(),
       });
-      const source = await loadSource(ctx, deps, type, user);
-      if (!(await source.canAdmin())) throw forbidden();
       const member = await addMember(deps.db, {
         sourceType: type,
         sourceId: source.id,
@@ -116,13 +116,13 @@ export function membersRouter(deps: Deps): Router {
 
     router.put(`${base}/:user_id`, async (ctx) => {
       const user = requireUser(ctx);
+      const source = await loadSource(ctx, deps, type, user);
+      if (!(await source.canAdmin())) throw forbidden();
       const v = parseWithUserId(ctx, {
         user_id: p.integer().required(),
         access_level: p.integer().required(),
         expires_at: expiresAt(),
       });
-      const source = await loadSource(ctx, deps, type, user);
-      if (!(await source.canAdmin())) throw forbidden();
       const member = await memberOf(deps, source, v.user_id);
       const updated = await updateMember(deps.db, member, { accessLevel: v.access_level, expiresAt: v.expires_at }, source.guard('update'));
       ctx.body = await presentMember(deps, updated);
@@ -130,8 +130,8 @@ export function membersRouter(deps: Deps): Router {
 
     router.delete(`${base}/:user_id`, async (ctx) => {
       const user = requireUser(ctx);
-      const v = parseWithUserId(ctx, { user_id: p.integer().required() });
       const source = await loadSource(ctx, deps, type, user);
+      const v = parseWithUserId(ctx, { user_id: p.integer().required() });
       const member = await memberOf(deps, source, v.user_id);
       checkUnmodifiedSince(ctx, member.updated_at);
       await removeMember(deps.db, member, source.guard('destroy'));

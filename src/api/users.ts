@@ -1,7 +1,8 @@
 // Users: the current user, the user list and single users, and (admins) creating, updating,
 // deleting, blocking and unblocking users; their custom attributes and impersonation tokens.
-// As in GitLab, anything but GET needs a user before parameters are checked, while the admin
-// check comes after them.
+// Authentication and permission answer before parameters are validated (GitLab 10.8 checked
+// admin rights after its parameter validation; Wharf never tells a non-admin what is wrong
+// with a request it may not make anyway).
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
@@ -87,12 +88,11 @@ export function usersRouter(deps: Deps): Router {
   });
 
   router.post('/users', async (ctx) => {
-    requireUser(ctx);
+    requireAdmin(ctx);
     const v = parseOrdered(ctx, createSchema, {
       skip_confirmation: atLeastOneOf('password', 'reset_password'),
       external: allOrNoneOf('extern_uid', 'provider'),
     });
-    requireAdmin(ctx);
     const user = await createUser(deps, {
       ...profile(v),
       email: v.email,
@@ -108,10 +108,9 @@ export function usersRouter(deps: Deps): Router {
 
   router.put('/users/:id', async (ctx, next) => {
     if (!isId(ctx.params.id)) return next();
-    requireUser(ctx);
-    const v = parseOrdered(ctx, updateSchema, { external: allOrNoneOf('extern_uid', 'provider') });
     requireAdmin(ctx);
     const user = await loadUser(deps, ctx.params.id);
+    const v = parseOrdered(ctx, updateSchema, { external: allOrNoneOf('extern_uid', 'provider') });
     const updated = await updateUser(deps, user, {
       ...profile(v),
       ...given({ email: v.email, username: v.username, name: v.name, password: v.password }),
@@ -121,10 +120,9 @@ export function usersRouter(deps: Deps): Router {
 
   router.delete('/users/:id', async (ctx, next) => {
     if (!isId(ctx.params.id)) return next();
-    requireUser(ctx);
-    const v = parseOrdered(ctx, { hard_delete: p.boolean() });
     requireAdmin(ctx);
     const user = await loadUser(deps, ctx.params.id);
+    const v = parseOrdered(ctx, { hard_delete: p.boolean() });
     checkUnmodifiedSince(ctx, user.updated_at);
     await deleteUser(deps, user, { hardDelete: v.hard_delete });
     ctx.status = 204;

@@ -469,7 +469,11 @@ describe('Groups API', () => {
       const invisible = await s.put(`/groups/${hidden.id}`, { token: bob.token, json: { name: 'x' } });
       expect(invisible.status).to.equal(404);
       expect(invisible.body).to.deep.equal({ message: '404 Group Not Found' });
-      const badParam = await s.put(`/groups/${hidden.id}`, { token: bob.token, json: { visibility: 'nope' } });
+      // Permission answers before parameter validation: nothing is said about a hidden group.
+      const hiddenBadParam = await s.put(`/groups/${hidden.id}`, { token: bob.token, json: { visibility: 'nope' } });
+      expect(hiddenBadParam.body).to.deep.equal({ message: '404 Group Not Found' });
+      const badParam = await s.put(`/groups/${hidden.id}`, { token: alice.token, json: { visibility: 'nope' } });
+      expect(badParam.status).to.equal(400);
       expect(badParam.body).to.deep.equal({ error: 'visibility does not have a valid value' });
     });
 

@@ -161,8 +161,11 @@ describe('Members API', () => {
           }
         });
 
-        it('checks parameters first, with Grape messages', async () => {
-          const missing = await s.post(url(), { token: developer.token, json: {} });
+        it('checks permission before parameters, then answers Grape messages', async () => {
+          const denied = await s.post(url(), { token: developer.token, json: {} });
+          expect(denied.status).to.equal(403);
+          expect(denied.body).to.deep.equal({ message: '403 Forbidden' });
+          const missing = await s.post(url(), { token: owner.token, json: {} });
           expect(missing.status).to.equal(400);
           expect(missing.body).to.deep.equal({ error: 'user_id is missing, access_level is missing' });
           const invalid = await s.post(url(), { token: owner.token, json: { user_id: 'me', access_level: 'high', expires_at: 'soon' } });

@@ -296,14 +296,13 @@ describe('Users API', () => {
   });
 
   describe('POST /users', () => {
-    it('needs a user first, then valid parameters, then an admin', async () => {
+    it('needs a user, then an admin, before it validates parameters', async () => {
       const anonymous = await s.post('/users', { token: null, json: {} });
       expect(anonymous.status).to.equal(401);
       expect(anonymous.body).to.deep.equal({ message: '401 Unauthorized' });
-      // GitLab validates parameters before its admin check on this route.
       const invalid = await s.post('/users', { token: alice.token, json: { ...newUser('sneaky'), admin: 'yes please' } });
-      expect(invalid.status).to.equal(400);
-      expect(invalid.body).to.deep.equal({ error: 'admin is invalid' });
+      expect(invalid.status).to.equal(403);
+      expect(invalid.body).to.deep.equal({ message: '403 Forbidden' });
       const user = await s.post('/users', { token: alice.token, json: newUser('sneaky') });
       expect(user.status).to.equal(403);
       expect(user.body).to.deep.equal({ message: '403 Forbidden' });
