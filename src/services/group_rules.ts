@@ -1,26 +1,10 @@
 // The model rules a group must satisfy (GitLab 10.8's Namespace, Group and Route validations),
 // reported as GitLab reports them: errors keyed by attribute, in the order GitLab adds them.
 
+import { NAMESPACE_PATH_MESSAGE, reservedFullPath, validNamespacePath } from './namespace_rules.js';
+
 const NAME = /^[\p{Alphabetic}\p{Nd}\p{Pd}_. ]*$/u;
 export const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space.";
-
-const PATH = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
-export const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
-
-/** Top-level paths that would hide the web application's own routes. */
-const TOP_LEVEL_ROUTES = [
-  '-', '.well-known', '404.html', '422.html', '500.html', '502.html', '503.html', 'abuse_reports', 'admin', 'api',
-  'apple-touch-icon-precomposed.png', 'apple-touch-icon.png', 'assets', 'autocomplete', 'ci', 'dashboard', 'deploy.html',
-  'explore', 'favicon.ico', 'files', 'groups', 'health_check', 'help', 'import', 'invites', 'jwt', 'koding',
-  'notification_settings', 'oauth', 'profile', 'projects', 'public', 'robots.txt', 's', 'search', 'sent_notifications',
-  'slash-command-logo.png', 'snippets', 'u', 'unsubscribes', 'uploads', 'users',
-];
-
-/** Subgroup paths that would hide a project's routes (`/ns/project/badges/...`). */
-const GROUP_PATH_WORDS = [
-  '-', 'badges', 'blame', 'blob', 'builds', 'commits', 'create', 'create_dir', 'edit', 'environments/folders', 'files',
-  'find_file', 'gitlab-lfs/objects', 'info/lfs/objects', 'new', 'preview', 'raw', 'refs', 'tree', 'update', 'wikis',
-];
 
 const MAX_LENGTH = 255;
 const TOO_LONG = `is too long (maximum is ${MAX_LENGTH} characters)`;
@@ -32,20 +16,6 @@ export type Errors = Record<string, string[]>;
 
 function add(errors: Errors, key: string, message: string): void {
   (errors[key] ??= []).push(message);
-}
-
-export function validPathFormat(path: string): boolean {
-  return PATH.test(path) && !/\.(git|atom)$/.test(path);
-}
-
-/** A full path whose first segment is a top-level route, or a later one a project route. */
-export function reservedFullPath(fullPath: string): boolean {
-  const segments = fullPath.split('/');
-  return segments.some((_, i) => {
-    const rest = `${segments.slice(i).join('/')}/`.toLowerCase();
-    const words = i === 0 ? TOP_LEVEL_ROUTES : GROUP_PATH_WORDS;
-    return words.some((w) => rest.startsWith(`${w}/`));
-  });
 }
 
 export interface GroupAttributes {
@@ -71,7 +41,7 @@ export function groupErrors(a: GroupAttributes): Errors {
   if (a.description.length > MAX_LENGTH) add(errors, 'description', TOO_LONG);
   if (a.path.trim() === '') add(errors, 'path', BLANK);
   if (a.path.length > MAX_LENGTH) add(errors, 'path', TOO_LONG);
-  if (!validPathFormat(a.path)) add(errors, 'path', PATH_MESSAGE);
+  if (!validNamespacePath(a.path)) add(errors, 'path', NAMESPACE_PATH_MESSAGE);
   else if (reservedFullPath(a.fullPath)) add(errors, 'path', `${a.path} is a reserved name`);
   if (a.ancestorCount > MAX_ANCESTORS) add(errors, 'parent_id', 'has too deep level of nesting');
   for (const message of a.visibilityErrors) add(errors, 'visibility_level', message);

@@ -1,22 +1,7 @@
 // The User model's validations (GitLab 10.8 with Devise 4.4), as `{"message":{field:[...]}}`
 // errors in the same order and words. Uniqueness is checked against the database elsewhere.
 
-export const USERNAME_FORMAT_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
-
-// Gitlab::PathRegex.namespace_format_regex.
-const NAMESPACE_FORMAT = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])(?<!\.git|\.atom)$/;
-
-// Top-level routes of the web application: a user or group may not take these paths.
-const RESERVED_TOP_LEVEL = new Set(
-  [
-    '-', '.well-known', '404.html', '422.html', '500.html', '502.html', '503.html', 'abuse_reports', 'admin', 'api',
-    'apple-touch-icon-precomposed.png', 'apple-touch-icon.png', 'assets', 'autocomplete', 'ci', 'dashboard',
-    'deploy.html', 'explore', 'favicon.ico', 'files', 'groups', 'health_check', 'help', 'import', 'invites', 'jwt',
-    'koding', 'notification_settings', 'oauth', 'profile', 'projects', 'public', 'robots.txt', 's', 'search',
-    'sent_notifications', 'slash-command-logo.png', 'snippets', 'u', 'unsubscribes', 'uploads', 'users',
-  ].map((w) => w.toLowerCase()),
-);
+import { NAMESPACE_PATH_MESSAGE, reservedTopLevel, validNamespacePath } from './namespace_rules.js';
 
 // Devise's default e-mail format.
 const EMAIL_FORMAT = /^[^@\s]+@[^@\s]+$/;
@@ -49,8 +34,8 @@ export function usernameErrors(username: string): string[] {
   if (username.trim() === '') return ["can't be blank"];
   const errors: string[] = [];
   if (username.length > MAX_STRING) errors.push(`is too long (maximum is ${MAX_STRING} characters)`);
-  if (!NAMESPACE_FORMAT.test(username)) errors.push(USERNAME_FORMAT_MESSAGE);
-  else if (RESERVED_TOP_LEVEL.has(username.toLowerCase())) errors.push(`${username} is a reserved name`);
+  if (!validNamespacePath(username)) errors.push(NAMESPACE_PATH_MESSAGE);
+  else if (reservedTopLevel(username)) errors.push(`${username} is a reserved name`);
   return errors;
 }
 
