@@ -14,11 +14,19 @@ import { namespacesRouter } from './api/namespaces.js';
 import { groupsRouter } from './api/groups.js';
 import { membersRouter } from './api/members.js';
 import { projectsRouter } from './api/projects.js';
+import { repositoryRouter } from './api/repository.js';
+import { commitsRouter } from './api/commits.js';
+import { filesRouter } from './api/files.js';
+import { branchesRouter } from './api/branches.js';
+import { compareRouter } from './api/compare.js';
 
 export const API_PREFIX = '/api/v4';
 
 /** Every API router, in mount order. */
-const API_ROUTERS = [versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter];
+const API_ROUTERS = [
+  versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
+  repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter,
+];
 
 export function buildApp(deps: Deps): Koa {
   const app = new Koa();

@@ -1,0 +1,7 @@
+// Placeholder: filled in by the repository API work.
+import Router from '@koa/router';
+import type { Deps } from '../deps.js';
+
+export function commitsRouter(_deps: Deps): Router {
+  return new Router();
+}
