@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { cacheFor } from './cache.js';
+import { Lru } from './lru.js';
 
 export interface TreeEntry {
   id: string;
@@ -19,6 +20,37 @@ export interface CommitInfo {
   message: string;
   author: { name: string; email: string; timestamp: number; timezoneOffset: number };
   committer: { name: string; email: string; timestamp: number; timezoneOffset: number };
+}
+
+/** One entry of a tree object, in git's own order (a directory sorts as if named "dir/"). */
+export interface RawTreeEntry {
+  name: string;
+  oid: string;
+  type: 'tree' | 'blob' | 'commit';
+  /** Zero-padded to six digits: "040000", "100644", "100755", "120000", "160000". */
+  mode: string;
+}
+
+/** A tag ref: `target` is what the ref points at (the tag object of an annotated tag). */
+export interface TagRef {
+  name: string;
+  target: string;
+  /** The annotation's message without its final newline; null for a lightweight tag. */
+  message: string | null;
+  /** The commit the tag leads to, or null when it names a tree or blob. */
+  commitOid: string | null;
+}
+
+// Parsed trees and commits, keyed by object id: immutable, so shared by every repository
+// and never stale. Bounded by entry count.
+const treeCache = new Lru<string, RawTreeEntry[]>(20_000, (entries) => 1 + (entries.length >> 4));
+const commitCache = new Lru<string, CommitInfo>(50_000);
+
+/** Git's tree order: byte order of the names, a directory compared as "name/". */
+function gitOrder(a: RawTreeEntry, b: RawTreeEntry): number {
+  const ka = Buffer.from(a.type === 'tree' ? `${a.name}/` : a.name);
+  const kb = Buffer.from(b.type === 'tree' ? `${b.name}/` : b.name);
+  return Buffer.compare(ka, kb);
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
@@ -58,6 +90,35 @@ export class RepoReader {
    */
   async resolveCommit(ref: string): Promise<string | null> {
     if (!ref || ref.includes('..') || ref.startsWith('-')) return null;
+    // Ancestry suffixes as rev-parse reads them (GitLab 10.8 resolves refs with Rugged's
+    // rev_parse): `master~2`, `v1.0^`, `HEAD^2`, `tag^{}`.
+    const suffix = /^(.+?)((?:~\d*|\^\d*|\^\{\})+)$/.exec(ref);
+    if (suffix && !(await this.resolveDirect(ref))) {
+      let oid = await this.resolveDirect(suffix[1]);
+      for (const [, op, n] of suffix[2].matchAll(/([~^])(\{\}|\d*)/g)) {
+        if (!oid) return null;
+        if (n === '{}') continue;
+        const count = n === '' ? 1 : Number(n);
+        if (count > 10_000) return null;
+        if (op === '^') {
+          oid = count === 0 ? oid : ((await this.commit(oid)).parents[count - 1] ?? null);
+        } else {
+          for (let i = 0; i < count && oid; i++) oid = (await this.commit(oid)).parents[0] ?? null;
+        }
+      }
+      return oid;
+    }
+    return this.resolveDirect(ref);
+  }
+
+  private async resolveDirect(ref: string): Promise<string | null> {
+    if (ref === 'HEAD') {
+      try {
+        return await this.peelToCommit(await git.resolveRef({ fs, gitdir: this.gitdir, ref: 'HEAD' }));
+      } catch {
+        return null;
+      }
+    }
     const candidates = [`refs/heads/${ref}`, `refs/tags/${ref}`];
     if (ref.startsWith('refs/')) candidates.unshift(ref);
     for (const candidate of candidates) {
@@ -91,36 +152,144 @@ export class RepoReader {
   }
 
   async commit(oid: string): Promise<CommitInfo> {
+    const cached = commitCache.get(oid);
+    if (cached) return cached;
     const { commit } = await git.readCommit({ ...this.base, oid });
-    return { oid, parents: commit.parent, tree: commit.tree, message: commit.message, author: commit.author, committer: commit.committer };
+    const info = { oid, parents: commit.parent, tree: commit.tree, message: commit.message, author: commit.author, committer: commit.committer };
+    commitCache.set(oid, info);
+    return info;
   }
 
-  /**
-   * The entries of `path` in the commit's tree (recursively: every entry below it, each tree
-   * before its contents), or null when the path is not a directory there.
-   */
-  async tree(commitOid: string, path: string, recursive: boolean): Promise<TreeEntry[] | null> {
-    const clean = path.replace(/^\/+|\/+$/g, '');
-    let treeOid: string;
+  /** The entries of a tree object in git's order (cached by id), or null if it is not a tree. */
+  async treeEntries(treeOid: string): Promise<RawTreeEntry[] | null> {
+    const cached = treeCache.get(treeOid);
+    if (cached) return cached;
+    let obj;
     try {
-      treeOid = (await git.readTree({ ...this.base, oid: commitOid, filepath: clean || undefined })).oid;
+      obj = await git.readObject({ ...this.base, oid: treeOid, format: 'parsed' });
     } catch {
       return null;
     }
-    const out: TreeEntry[] = [];
+    if (obj.type !== 'tree') return null;
+    const entries = (obj.object as { mode: string; path: string; oid: string; type: RawTreeEntry['type'] }[])
+      .map((e) => ({ name: e.path, oid: e.oid, type: e.type, mode: e.mode.padStart(6, '0') }))
+      .sort(gitOrder);
+    treeCache.set(treeOid, entries);
+    return entries;
+  }
+
+  /**
+   * The entry at `path` below a tree (a path of names joined by "/"), or null. The empty
+   * path is the tree itself.
+   */
+  async entryAt(treeOid: string, path: string): Promise<RawTreeEntry | null> {
+    let current: RawTreeEntry = { name: '', oid: treeOid, type: 'tree', mode: '040000' };
+    if (path === '') return current;
+    for (const name of path.split('/')) {
+      if (current.type !== 'tree') return null;
+      const entries = await this.treeEntries(current.oid);
+      const next = entries?.find((e) => e.name === name);
+      if (!next) return null;
+      current = next;
+    }
+    return current;
+  }
+
+  /** A full or abbreviated object id → the full id, or null when unknown or ambiguous. */
+  async expand(sha: string): Promise<string | null> {
+    if (FULL_SHA.test(sha)) return sha.toLowerCase();
+    if (!SHORT_SHA.test(sha)) return null;
+    try {
+      return await git.expandOid({ ...this.base, oid: sha.toLowerCase() });
+    } catch {
+      return null;
+    }
+  }
+
+  /** A blob by full or abbreviated id; null for anything that is not a blob (a tag is not peeled). */
+  async blobById(sha: string): Promise<{ oid: string; content: Uint8Array } | null> {
+    const oid = await this.expand(sha);
+    if (!oid) return null;
+    try {
+      const obj = await git.readObject({ ...this.base, oid, format: 'content' });
+      if (obj.type !== 'blob') return null;
+      return { oid, content: obj.object as Uint8Array };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Every tag with its target, annotation message and commit, sorted by name. */
+  async tagRefs(): Promise<TagRef[]> {
+    const names = (await this.tags()).sort();
+    const out: TagRef[] = [];
+    for (const name of names) {
+      let target: string;
+      try {
+        target = await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/tags/${name}` });
+      } catch {
+        continue;
+      }
+      let message: string | null = null;
+      try {
+        const obj = await git.readObject({ ...this.base, oid: target, format: 'parsed' });
+        if (obj.type === 'tag') message = (obj.object as { message: string }).message.replace(/(\r\n|\n|\r)$/, '');
+      } catch {
+        continue;
+      }
+      out.push({ name, target, message, commitOid: await this.peelToCommit(target).catch(() => null) });
+    }
+    return out;
+  }
+
+  /** The commits every ref (and HEAD) points at, for `git log --all`. */
+  async allRefCommits(): Promise<string[]> {
+    const refs = ['HEAD'];
+    for (const dir of ['refs/heads', 'refs/tags']) {
+      for (const name of await git.listRefs({ fs, gitdir: this.gitdir, filepath: dir }).catch(() => [] as string[])) {
+        refs.push(`${dir}/${name}`);
+      }
+    }
+    const oids = new Set<string>();
+    for (const ref of refs) {
+      try {
+        const oid = await git.resolveRef({ fs, gitdir: this.gitdir, ref });
+        const commit = await this.peelToCommit(oid);
+        if (commit) oids.add(commit);
+      } catch {
+        // a dangling or non-commit ref is not part of the history
+      }
+    }
+    return [...oids];
+  }
+
+  /**
+   * The entries of `path` in the commit's tree, or null when the path is not a directory
+   * there. Ordered as GitLab 10.8 lists them (Gitlab::Git::Tree + Tree#sorted_entries):
+   * entries are collected in `git ls-tree [-r -t]` order (each directory followed by its
+   * contents when recursive), then stably split into trees, then blobs, then submodules.
+   */
+  async tree(commitOid: string, path: string, recursive: boolean): Promise<TreeEntry[] | null> {
+    const clean = path.replace(/\/+$/, '');
+    let root: string;
+    try {
+      root = (await this.commit(commitOid)).tree;
+    } catch {
+      return null;
+    }
+    const start = clean === '' ? { oid: root, type: 'tree' } : await this.entryAt(root, clean);
+    if (!start || start.type !== 'tree') return null;
+    const collected: TreeEntry[] = [];
     const visit = async (oid: string, prefix: string): Promise<void> => {
-      const { tree } = await git.readTree({ ...this.base, oid });
-      // GitLab lists trees, then blobs, then submodules, each in git's (byte) order.
-      const rank = (t: string) => (t === 'tree' ? 0 : t === 'blob' ? 1 : 2);
-      const sorted = [...tree].sort((a, b) => rank(a.type) - rank(b.type));
-      for (const e of sorted) {
-        const entryPath = prefix ? `${prefix}/${e.path}` : e.path;
-        out.push({ id: e.oid, name: e.path, type: e.type, path: entryPath, mode: e.mode.padStart(6, '0') });
+      for (const e of (await this.treeEntries(oid)) ?? []) {
+        const entryPath = prefix ? `${prefix}/${e.name}` : e.name;
+        collected.push({ id: e.oid, name: e.name, type: e.type, path: entryPath, mode: e.mode });
         if (recursive && e.type === 'tree') await visit(e.oid, entryPath);
       }
     };
-    await visit(treeOid, clean);
-    return out;
+    await visit(start.oid, clean);
+    const of = (type: TreeEntry['type']) => collected.filter((e) => e.type === type);
+    return [...of('tree'), ...of('blob'), ...of('commit')];
   }
 
   async blob(oid: string): Promise<Uint8Array | null> {
