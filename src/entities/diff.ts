@@ -1,0 +1,27 @@
+// GitLab's Diff entity (lib/api/entities.rb `Diff`, 10.8): the fields in its order; the
+// engine's extra bookkeeping (too_large, line counts) is not part of the API.
+import type { FileDiff } from '../git/diff.js';
+
+export interface DiffEntity {
+  old_path: string;
+  new_path: string;
+  a_mode: string;
+  b_mode: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  diff: string;
+}
+
+export function diffEntity(d: FileDiff): DiffEntity {
+  return {
+    old_path: d.old_path,
+    new_path: d.new_path,
+    a_mode: d.a_mode,
+    b_mode: d.b_mode,
+    new_file: d.new_file,
+    renamed_file: d.renamed_file,
+    deleted_file: d.deleted_file,
+    diff: d.diff,
+  };
+}

@@ -1,0 +1,108 @@
+// Repository archives as `git archive` (behind GitLab Workhorse) produced them: every entry
+// under a `<prefix>/` folder, in tree order, directories before their contents, modes as git
+// archive writes them (umask 002 for tar), symlinks kept, submodules as empty folders, every
+// mtime the commit time. The bytes are deterministic: fixed mtimes and a gzip header without
+// time or name. Blobs are read one at a time as the archive is consumed, so a big repository
+// is never held in memory whole. bzip2 pipes through the system `bzip2` binary, as Workhorse
+// did: no maintained npm package compresses bzip2 as a stream.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { PassThrough, Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import git from 'isomorphic-git';
+import { TarArchive, ZipArchive, type Archiver } from 'archiver';
+import { cacheFor } from './cache.js';
+
+export interface ArchiveFormat {
+  /** The file name extension (GitLab normalises the aliases). */
+  ext: 'tar.gz' | 'tar.bz2' | 'tar' | 'zip';
+  contentType: string;
+}
+
+/** Gitlab::Git::Repository#archive_file_path: known aliases, anything else is tar.gz. */
+export function archiveFormat(raw: string | undefined): ArchiveFormat {
+  const f = (raw ?? 'tar.gz').toLowerCase();
+  if (['tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'].includes(f)) return { ext: 'tar.bz2', contentType: 'application/octet-stream' };
+  if (f === 'tar') return { ext: 'tar', contentType: 'application/octet-stream' };
+  if (f === 'zip') return { ext: 'zip', contentType: 'application/zip' };
+  return { ext: 'tar.gz', contentType: 'application/octet-stream' };
+}
+
+/** The formats Gitlab::PathRegex.archive_formats_regex accepts as a URL suffix. */
+export const URL_FORMATS = ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'];
+
+interface Item {
+  path: string;
+  mode: string;
+  oid: string;
+  type: string;
+}
+
+/** A source that reads its blob only when the archiver gets to it. */
+function lazyBlob(gitdir: string, oid: string): Readable {
+  let started = false;
+  return new Readable({
+    read() {
+      if (started) return;
+      started = true;
+      git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) }).then(
+        ({ blob }) => {
+          this.push(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength));
+          this.push(null);
+        },
+        (err: Error) => this.destroy(err),
+      );
+    },
+  });
+}
+
+async function appendTree(archive: Archiver, gitdir: string, treeOid: string, prefix: string, date: Date, zip: boolean): Promise<void> {
+  const { tree } = await git.readTree({ fs, gitdir, oid: treeOid, cache: cacheFor(gitdir) });
+  const dirMode = zip ? 0o755 : 0o775;
+  for (const e of tree as Item[]) {
+    const name = `${prefix}${e.path}`;
+    if (e.type === 'tree') {
+      archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory', date, mode: dirMode });
+      await appendTree(archive, gitdir, e.oid, `${name}/`, date, zip);
+    } else if (e.type === 'commit') {
+      archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory', date, mode: dirMode });
+    } else if (e.mode === '120000') {
+      const { blob } = await git.readBlob({ fs, gitdir, oid: e.oid, cache: cacheFor(gitdir) });
+      // archiver's own symlink() stamps the current time; append keeps the entry deterministic.
+      archive.append(Buffer.alloc(0), { name, type: 'symlink', linkname: Buffer.from(blob).toString('utf8'), date, mode: 0o777 } as never);
+    } else {
+      const exec = e.mode === '100755';
+      const mode = zip ? (exec ? 0o755 : 0o644) : exec ? 0o775 : 0o664;
+      archive.append(lazyBlob(gitdir, e.oid), { name, date, mode });
+    }
+  }
+}
+
+/** The archive of a commit's tree under `<prefix>/`, as a stream of the format's bytes. */
+export function archiveStream(gitdir: string, commitOid: string, prefix: string, format: ArchiveFormat): Readable {
+  const zip = format.ext === 'zip';
+  const archive: Archiver = zip ? new ZipArchive({ zlib: { level: 6 } }) : new TarArchive({});
+  const out = new PassThrough();
+  const fail = (err: Error) => out.destroy(err);
+  archive.on('error', fail);
+  let stream: Readable = archive;
+  if (format.ext === 'tar.gz') stream = archive.pipe(zlib.createGzip());
+  if (format.ext === 'tar.bz2') {
+    const bzip2 = spawn('bzip2', ['-c', '-9'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    bzip2.on('error', fail);
+    bzip2.stdin.on('error', () => {}); // the client went away; bzip2 exits on its own
+    archive.pipe(bzip2.stdin);
+    stream = bzip2.stdout;
+    out.on('close', () => bzip2.kill());
+  }
+  stream.on('error', fail);
+  stream.pipe(out);
+  (async () => {
+    const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid, cache: cacheFor(gitdir) });
+    const date = new Date(commit.committer.timestamp * 1000);
+    archive.append(Buffer.alloc(0), { name: `${prefix}/`, type: 'directory', date, mode: zip ? 0o755 : 0o775 });
+    await appendTree(archive, gitdir, commit.tree, `${prefix}/`, date, zip);
+    await archive.finalize();
+  })().catch(fail);
+  return out;
+}
