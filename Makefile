@@ -16,11 +16,16 @@ build: install
 run: build
 	npm start
 
-# python-gitlab (Debian's python3-gitlab) drives the interop test; install it when missing.
+# Debian packages the tests use: python-gitlab (interop), git, bzip2 (tar.bz2 archives are
+# compressed by the system bzip2, as GitLab's workhorse did), unzip. Installed when missing.
 system-deps:
-	@/usr/bin/python3 -c 'import gitlab' 2>/dev/null || { \
-	  echo "installing python3-gitlab for the interop tests"; \
-	  (apt-get update -qq && apt-get install -y -qq python3-gitlab) >/dev/null; }
+	@missing=""; \
+	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
+	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 test: build system-deps
 	npx mocha
