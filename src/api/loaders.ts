@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { currentUser } from '../http/auth.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
 import { can, canReadProject, projectAccess, type ProjectAbility, type ProjectAccess } from '../policy/projects.js';
@@ -14,7 +14,7 @@ export interface LoadedProject {
   project: ProjectWithNamespace;
   access: ProjectAccess;
   user: UserRow | null;
-  /** Throws 403 unless the user has the ability. */
+  /** Throws unless the user has the ability: 401 when nobody is signed in, else 403. */
   authorize(ability: ProjectAbility): void;
   can(ability: ProjectAbility): boolean;
 }
@@ -40,7 +40,7 @@ export async function loadProject(ctx: Koa.Context, deps: Deps, param = 'id'): P
     user,
     can: (ability) => can(user, project, access, ability),
     authorize(ability) {
-      if (!can(user, project, access, ability)) throw forbidden();
+      if (!can(user, project, access, ability)) throw user ? forbidden() : unauthorized();
     },
   };
 }

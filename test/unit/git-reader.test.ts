@@ -68,7 +68,8 @@ describe('git/RepoReader', () => {
     const lsTree = git(bare, 'ls-tree', second).split('\n').map((l) => l.split(/\s+/)[2]);
     expect(entries.map((e) => e.id).sort()).to.deep.equal(lsTree.sort());
     const recursive = (await reader.tree(second, '', true))!;
-    expect(recursive.map((e) => e.path)).to.deep.equal(['lib', 'lib/a.rb', 'README.md', 'run.sh']);
+    // GitLab's recursive order: every directory (as `git ls-tree -r -t`), then every file.
+    expect(recursive.map((e) => e.path)).to.deep.equal(['lib', 'README.md', 'lib/a.rb', 'run.sh']);
     expect((await reader.tree(second, 'lib/', false))!.map((e) => e.path)).to.deep.equal(['lib/a.rb']);
     expect(await reader.tree(second, 'missing', false)).to.equal(null);
     expect(await reader.tree(second, 'README.md', false)).to.equal(null);

@@ -1,0 +1,92 @@
+// Creating and deleting branches (GitLab 10.8's CreateBranchService, DeleteBranchService and
+// DeleteMergedBranchesService). Refs move by compare-and-swap under the repository lock.
+import type { Deps } from '../deps.js';
+import type { LoadedProject } from '../api/loaders.js';
+import { badRequest } from '../http/errors.js';
+import { fullPathOf } from '../finders/projects.js';
+import { isProtected } from '../policy/branches.js';
+import { isValidBranchName } from '../git/ref_names.js';
+import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
+import { withRepoLock } from '../git/lock.js';
+import { mergedInto } from '../git/history.js';
+import { RepoReader } from '../git/reader.js';
+import { afterWrite, branchMoved, commitFiles, conflictingBranch, moveBranch } from './repository_writes.js';
+
+export const BRANCH_EXISTS = 'Branch already exists';
+export const DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
+
+/** Creates `name` at `ref` (a branch, tag or commit id); returns the new head. */
+export async function createBranch(deps: Deps, loaded: LoadedProject, name: string, ref: string): Promise<string> {
+  const { project } = loaded;
+  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
+
+  // As GitLab: a branch of an empty repository starts from a `master` holding an empty README.
+  if ((await listBranchHeads(gitdir)).size === 0) {
+    await commitFiles(deps, loaded, {
+      branch: 'master',
+      message: 'Add README.md',
+      actions: [{ action: 'create', filePath: 'README.md', content: new Uint8Array() }],
+      staleMessage: () => '',
+      unchangedMessage: '',
+    });
+  }
+
+  const heads = await listBranchHeads(gitdir);
+  if (heads.has(name)) throw badRequest(BRANCH_EXISTS);
+  const other = conflictingBranch(heads.keys(), name);
+  if (other) throw badRequest(`Branch name is invalid: a branch called '${other}' is in the way`);
+  const target = await new RepoReader(gitdir).resolveCommit(ref);
+  if (!target) throw badRequest('Invalid reference name');
+
+  await moveBranch(deps, project, name, target, null, BRANCH_EXISTS);
+  await afterWrite(deps, project, null);
+  return target;
+}
+
+/** Deletes `name`, which the caller found pointing at `head`. */
+export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: string, head: string): Promise<void> {
+  const { project } = loaded;
+  if (name === project.default_branch) throw badRequest(DEFAULT_BRANCH);
+  // Protected branches (a later issue) will refuse here for non-masters.
+  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  await withRepoLock(gitdir, async () => {
+    try {
+      await deleteRef(gitdir, `refs/heads/${name}`, head);
+    } catch (err) {
+      if (err instanceof RefMovedError) throw badRequest(branchMoved(name));
+      throw err;
+    }
+  });
+  await afterWrite(deps, project, null);
+}
+
+/**
+ * Deletes every branch merged into the default branch, except the default branch itself
+ * and protected ones (GitLab also keeps branches of open merge requests; Wharf has none yet).
+ * Returns the deleted names.
+ */
+export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): Promise<string[]> {
+  const { project } = loaded;
+  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const heads = await listBranchHeads(gitdir);
+  const root = project.default_branch ? heads.get(project.default_branch) : undefined;
+  if (!root) return [];
+  const merged = await mergedInto(gitdir, root, heads);
+  const deleted: string[] = [];
+  for (const name of [...merged].sort()) {
+    if (name === project.default_branch || (await isProtected(deps.db, project, name))) continue;
+    const removed = await withRepoLock(gitdir, async () => {
+      try {
+        await deleteRef(gitdir, `refs/heads/${name}`, heads.get(name)!);
+        return true;
+      } catch (err) {
+        if (err instanceof RefMovedError) return false; // moved since: no longer known to be merged
+        throw err;
+      }
+    });
+    if (removed) deleted.push(name);
+  }
+  if (deleted.length) await afterWrite(deps, project, null);
+  return deleted;
+}
