@@ -2,16 +2,7 @@
 // engine's extra bookkeeping (too_large, line counts) is not part of the API.
 import type { FileDiff } from '../git/diff.js';
 
-export interface DiffEntity {
-  old_path: string;
-  new_path: string;
-  a_mode: string;
-  b_mode: string;
-  new_file: boolean;
-  renamed_file: boolean;
-  deleted_file: boolean;
-  diff: string;
-}
+export type DiffEntity = Omit<FileDiff, 'too_large' | 'additions' | 'deletions'>;
 
 export function diffEntity(d: FileDiff): DiffEntity {
   return {
