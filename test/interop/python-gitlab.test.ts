@@ -1,0 +1,60 @@
+// Drives the real server with Debian's python-gitlab 3.12 (test/interop/python/foundation.py).
+// Needs /usr/bin/python3 with the `gitlab` module: `make system-deps` installs python3-gitlab.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
+
+// The interpreter that has Debian's python3-gitlab; the `python3` on PATH may be another one.
+const PYTHON = '/usr/bin/python3';
+// Compiled to dist/test/interop/; the script stays in the source tree.
+const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/interop/python/foundation.py');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runScript(env: Record<string, string>, timeoutMs: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PYTHON, [SCRIPT], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+describe('interop: python-gitlab 3.12', function () {
+  this.timeout(110_000);
+  let s: TestServer;
+
+  before(async function () {
+    const probe = spawnSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], { encoding: 'utf8' });
+    if (probe.status !== 0) {
+      throw new Error(`${PYTHON} cannot import gitlab (python-gitlab). Run \`make system-deps\` ` + `(apt-get install python3-gitlab).\n${probe.stderr}`);
+    }
+    s = await bootServer();
+  });
+  after(async () => s?.close());
+
+  it('runs the foundation script: auth, users, impersonation, groups, projects, members, pagination', async () => {
+    const run = await runScript({ WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN }, 100_000);
+    const report =
+      `foundation.py exited with ${run.code ?? run.signal}\n` + `--- stdout ---\n${run.stdout}` + `--- stderr ---\n${run.stderr}`;
+    if (process.env.WHARF_INTEROP_VERBOSE) console.log(report);
+    expect(run.code, report).to.equal(0);
+  });
+});
