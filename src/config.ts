@@ -12,6 +12,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted JSON/form body, in bytes. */
   maxBodyBytes: number;
+  /** SQLite connections (readers run in parallel; writers take turns). */
+  dbPoolSize: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -33,5 +35,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootToken: env.WHARF_ROOT_TOKEN || undefined,
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
+    dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
   };
 }

@@ -19,7 +19,7 @@ export interface RunningServer {
 }
 
 export async function prepare(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<Deps> {
-  const db = openDb(config.db);
+  const db = openDb(config.db, config.dbPoolSize);
   await migrate(db);
   const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos: new RepoStore(config.reposDir), log };
   await bootstrap(deps);

@@ -33,7 +33,7 @@ function immediateSqliteClient(): unknown {
   return ImmediateClient;
 }
 
-export function openDb(target: string): Db {
+export function openDb(target: string, poolSize = 4): Db {
   if (/^postgres(ql)?:\/\//.test(target)) {
     return knexFactory({ client: 'pg', connection: target, pool: { min: 0, max: 10 } });
   }
@@ -42,11 +42,12 @@ export function openDb(target: string): Db {
     client: immediateSqliteClient() as any,
     connection: { filename: target },
     useNullAsDefault: true,
-    // One connection: SQLite has one writer anyway, and a single connection keeps every
-    // transaction's statements in order without SQLITE_BUSY inside this process.
+    // Several connections so that reads run side by side (WAL readers never block); writers
+    // still take turns: every transaction starts with BEGIN IMMEDIATE and waits up to
+    // busy_timeout for the write lock instead of failing.
     pool: {
       min: 1,
-      max: 1,
+      max: poolSize,
       afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
         conn.serialize(() => {
           conn.run('PRAGMA journal_mode = WAL');
