@@ -19,13 +19,14 @@ import { commitsRouter } from './api/commits.js';
 import { filesRouter } from './api/files.js';
 import { branchesRouter } from './api/branches.js';
 import { compareRouter } from './api/compare.js';
+import { protectedBranchesRouter } from './api/protected_branches.js';
 
 export const API_PREFIX = '/api/v4';
 
 /** Every API router, in mount order. */
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
-  repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter,
+  repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter, protectedBranchesRouter,
 ];
 
 export function buildApp(deps: Deps): Koa {

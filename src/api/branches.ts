@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import { paginateArray } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { fullPathOf } from '../finders/projects.js';
-import { developersCan, isProtected } from '../policy/branches.js';
+import { BranchRules } from '../policy/branches.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { listBranchHeads } from '../git/refs.js';
 import { mergedInto } from '../git/history.js';
@@ -22,27 +22,28 @@ import { createBranch, deleteBranch, deleteMergedBranches } from '../services/br
 
 const BRANCH_ROUTE = '/projects/:id/repository/branches/:branch';
 
-/** Branch entities for `names` (each with its head in `heads`). */
-async function present(deps: Deps, project: ProjectWithNamespace, heads: Map<string, string>, names: string[]): Promise<BranchEntity[]> {
+/** Branch entities for `names` (each with its head in `heads`). Also used by the protect routes. */
+export async function present(deps: Deps, project: ProjectWithNamespace, heads: Map<string, string>, names: string[]): Promise<BranchEntity[]> {
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   const reader = new RepoReader(gitdir);
   const root = project.default_branch ? heads.get(project.default_branch) : undefined;
   const tips = new Map(names.map((n) => [n, heads.get(n)!]));
   const merged = root ? await mergedInto(gitdir, root, tips) : new Set<string>();
+  const rules = await BranchRules.load(deps.db, project); // once for the whole page
   return Promise.all(
     names.map(async (name) =>
       branchEntity(name, await reader.commit(tips.get(name)!), {
         merged: merged.has(name),
-        protected: await isProtected(deps.db, project, name),
-        developersCanPush: await developersCan(deps.db, project, name, 'push'),
-        developersCanMerge: await developersCan(deps.db, project, name, 'merge'),
+        protected: rules.isProtected(name),
+        developersCanPush: rules.developersCan(name, 'push'),
+        developersCanMerge: rules.developersCan(name, 'merge'),
       }),
     ),
   );
 }
 
 /** The branch of the route and its head: 400 for a name git cannot have, 404 when absent. */
-async function findBranch(ctx: Koa.Context, deps: Deps, loaded: LoadedProject): Promise<{ name: string; head: string; heads: Map<string, string> }> {
+export async function findBranch(ctx: Koa.Context, deps: Deps, loaded: LoadedProject): Promise<{ name: string; head: string; heads: Map<string, string> }> {
   const name: string = ctx.params.branch;
   if (!isValidBranchName(name)) throw badRequest('The branch refname is invalid');
   const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(loaded.project)));

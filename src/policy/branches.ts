@@ -1,33 +1,223 @@
-// Branch protection: who may push to, merge into or delete a branch.
+// Branch protection: who may push to, merge into or delete a branch (GitLab 10.8's
+// ProtectedBranch, ProtectedRefMatcher, ProtectedBranchAccess, Gitlab::UserAccess and
+// Gitlab::Checks::ChangeAccess). A branch is protected when any rule of its project matches
+// it (exact name, or a `*` wildcard), or, under default branch protection, when the
+// repository is still empty. Access is granted when ANY matching rule grants it.
 //
-// Wharf has no protected branches yet, so every branch is unprotected: developers (push_code)
-// may push to and delete any branch, and the Branch entity shows `protected: false`,
-// `developers_can_push: false`, `developers_can_merge: false` (what GitLab 10.8 shows for a
-// branch no rule matches). The protected-branches issue fills these in: the project's rules
-// (exact names and `*` wildcards, §13 of the behaviour notes), and the instance's
-// default_branch_protection, under which every branch of an empty repository is protected.
+// Emptiness is passed in by the caller (it knows the refs it is about to change); the
+// Branch entity only ever asks about existing branches, so there it defaults to false.
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { can, type ProjectAccess } from './projects.js';
+import { can, maxLevel, type ProjectAccess } from './projects.js';
+import { DEVELOPER, MASTER, NO_ACCESS } from './levels.js';
+import { isAdmin } from './users.js';
 
-/** Whether any protected-branch rule of the project matches `branch`. */
-export async function isProtected(_db: Conn, _project: ProjectWithNamespace, _branch: string): Promise<boolean> {
-  return false; // no protected branches yet
+// GitLab's `default_branch_protection` values (Gitlab::Access::PROTECTION_*).
+export const PROTECTION_NONE = 0;
+export const PROTECTION_DEV_CAN_PUSH = 1;
+export const PROTECTION_FULL = 2;
+export const PROTECTION_DEV_CAN_MERGE = 3;
+
+/**
+ * The instance's default branch protection (GitLab's default: 2, fully protected). A constant
+ * until the application-settings issue makes it a setting; then read it where this is used.
+ */
+export const DEFAULT_BRANCH_PROTECTION: number = PROTECTION_FULL;
+
+/** The levels a rule may hold (ProtectedRefAccess::ALLOWED_ACCESS_LEVELS), in GitLab's order. */
+export const ALLOWED_ACCESS_LEVELS = [MASTER, DEVELOPER, NO_ACCESS] as const;
+
+/** One row of `protected_branches`. */
+export interface ProtectedBranchRule {
+  id: number;
+  project_id: number;
+  name: string;
+  push_access_level: number;
+  merge_access_level: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type BranchAction = 'push' | 'merge';
+
+// GitLab's ChangeAccess messages, exact.
+export const PUSH_CODE = 'You are not allowed to push code to this project.';
+export const DELETE_DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
+export const FORCE_PUSH_PROTECTED = 'You are not allowed to force push code to a protected branch on this project.';
+export const NON_MASTER_DELETE_PROTECTED =
+  'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
+export const NON_WEB_DELETE_PROTECTED = 'You can only delete protected branches using the web interface.';
+export const PUSH_PROTECTED = 'You are not allowed to push code to protected branches on this project.';
+export const CHANGE_EXISTING_TAGS = 'You are not allowed to change existing tags on this project.';
+
+/** Under protection 2 or 3 every branch of an empty repository is protected (1 only protects after the first push). */
+export function defaultBranchProtected(protection = DEFAULT_BRANCH_PROTECTION): boolean {
+  return protection === PROTECTION_FULL || protection === PROTECTION_DEV_CAN_MERGE;
+}
+
+const wildcardCache = new Map<string, RegExp>();
+
+/** ProtectedRefMatcher#matches?: exact, or `*` as a lazy "anything" (slashes too), anchored. */
+export function ruleMatches(ruleName: string, branch: string): boolean {
+  if (ruleName.trim() === '') return false;
+  if (ruleName === branch) return true;
+  if (!ruleName.includes('*')) return false;
+  let re = wildcardCache.get(ruleName);
+  if (!re) {
+    const body = ruleName.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?');
+    re = new RegExp(`^${body}$`);
+    if (wildcardCache.size > 1000) wildcardCache.clear(); // bounded: names come from users
+    wildcardCache.set(ruleName, re);
+  }
+  return re.test(branch);
+}
+
+/** A project's rules, loaded once, answering every question without further queries. */
+export class BranchRules {
+  constructor(
+    readonly rules: readonly ProtectedBranchRule[],
+    /** The repository has no branch yet. */
+    readonly emptyRepo = false,
+    readonly protection = DEFAULT_BRANCH_PROTECTION,
+  ) {}
+
+  static async load(db: Conn, project: Pick<ProjectWithNamespace, 'id'>, emptyRepo = false): Promise<BranchRules> {
+    const rules: ProtectedBranchRule[] = await db('protected_branches').where({ project_id: project.id }).orderBy('id');
+    return new BranchRules(rules, emptyRepo);
+  }
+
+  matching(branch: string): ProtectedBranchRule[] {
+    return this.rules.filter((r) => ruleMatches(r.name, branch));
+  }
+
+  /** ProtectedBranch.protected? */
+  isProtected(branch: string): boolean {
+    if (this.emptyRepo && defaultBranchProtected(this.protection)) return true;
+    return this.matching(branch).length > 0;
+  }
+
+  /** `protected_branches.developers_can?`: a matching rule lets developers (level 30) do it. */
+  developersCan(branch: string, action: BranchAction): boolean {
+    return this.matching(branch).some((r) => levelOf(r, action) === DEVELOPER);
+  }
+
+  /** ProtectedBranch.protected_ref_accessible_to?: the user passes some matching rule. */
+  accessibleTo(user: UserRow, project: ProjectWithNamespace, access: ProjectAccess, branch: string, action: BranchAction): boolean {
+    // Masters, owners and admins may create the first branch of a protected empty repository.
+    if (this.emptyRepo && defaultBranchProtected(this.protection) && (isAdmin(user) || maxLevel(access) > DEVELOPER)) return true;
+    return this.matching(branch).some((r) => passes(user, project, access, levelOf(r, action)));
+  }
+
+  /** Gitlab::UserAccess#can_push_to_branch? */
+  canPush(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, branch: string): boolean {
+    if (!user || !can(user, project, access, 'push_code')) return false;
+    return !this.isProtected(branch) || this.accessibleTo(user, project, access, branch, 'push');
+  }
+
+  /** Gitlab::UserAccess#can_merge_to_branch? */
+  canMerge(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, branch: string): boolean {
+    if (!user || user.state === 'blocked') return false;
+    if (!this.isProtected(branch)) return can(user, project, access, 'push_code');
+    return this.accessibleTo(user, project, access, branch, 'merge');
+  }
+
+  /** Gitlab::UserAccess#can_delete_branch?: a protected branch needs a master (push_to_delete_protected_branch). */
+  canDelete(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, branch: string): boolean {
+    if (!user) return false;
+    return can(user, project, access, this.isProtected(branch) ? 'admin_project' : 'push_code');
+  }
+}
+
+function levelOf(rule: ProtectedBranchRule, action: BranchAction): number {
+  return action === 'push' ? rule.push_access_level : rule.merge_access_level;
+}
+
+/** ProtectedBranchAccess#check_access: "No one" stops admins too; otherwise admins pass. */
+function passes(user: UserRow, project: ProjectWithNamespace, access: ProjectAccess, level: number): boolean {
+  if (level === NO_ACCESS) return false;
+  if (isAdmin(user)) return true;
+  return can(user, project, access, 'push_code') && maxLevel(access) >= level;
+}
+
+/** Whether any protected-branch rule of the project matches `branch` (an existing branch). */
+export async function isProtected(db: Conn, project: ProjectWithNamespace, branch: string): Promise<boolean> {
+  return (await BranchRules.load(db, project)).isProtected(branch);
 }
 
 /** GitLab's `protected_branches.developers_can?(:push|:merge, name)`: false when no rule matches. */
-export async function developersCan(_db: Conn, _project: ProjectWithNamespace, _branch: string, _action: 'push' | 'merge'): Promise<boolean> {
-  return false; // no protected branches yet
+export async function developersCan(db: Conn, project: ProjectWithNamespace, branch: string, action: BranchAction): Promise<boolean> {
+  return (await BranchRules.load(db, project)).developersCan(branch, action);
 }
 
-/** May the user push commits to (or create, or delete) `branch`? */
+/**
+ * May the user push commits to (or create) `branch`? `emptyRepo`: the repository has no
+ * branch yet, which under default branch protection makes every branch protected.
+ */
 export async function canPushToBranch(
   db: Conn,
   user: UserRow | null,
   project: ProjectWithNamespace,
   access: ProjectAccess,
   branch: string,
+  emptyRepo: boolean,
 ): Promise<boolean> {
-  if (!can(user, project, access, 'push_code')) return false;
-  return !(await isProtected(db, project, branch));
+  return (await BranchRules.load(db, project, emptyRepo)).canPush(user, project, access, branch);
+}
+
+/** One ref change of a push (or of an API write). */
+export interface RefUpdate {
+  /** The full ref name: `refs/heads/<branch>` or `refs/tags/<tag>`. */
+  ref: string;
+  /** The ref's value before; null (or all zeros) when it is being created. */
+  oldOid: string | null;
+  /** The ref's value after; null (or all zeros) when it is being deleted. */
+  newOid: string | null;
+  /** The new commit does not descend from the old one (the caller asks git). */
+  isForce: boolean;
+  /** The repository had no branch before this push. */
+  emptyRepo: boolean;
+  /** The change comes from the API, GitLab's `web` protocol, where masters may delete protected branches. */
+  web?: boolean;
+}
+
+export type RefCheck = { allowed: true } | { allowed: false; message: string };
+
+const blank = (oid: string | null) => oid === null || /^0+$/.test(oid);
+
+/**
+ * Gitlab::Checks::ChangeAccess for one ref change, with its messages: push rights, then the
+ * default branch, then protection (force push and deletion refused for everyone over git;
+ * pushes need a matching rule that lets the user in), then existing tags (masters only).
+ */
+export async function checkRefUpdate(
+  db: Conn,
+  user: UserRow | null,
+  project: ProjectWithNamespace,
+  access: ProjectAccess,
+  update: RefUpdate,
+): Promise<RefCheck> {
+  const deny = (message: string): RefCheck => ({ allowed: false, message });
+  const branch = update.ref.startsWith('refs/heads/') ? update.ref.slice('refs/heads/'.length) : null;
+  const rules = await BranchRules.load(db, project, update.emptyRepo);
+  const pushCode = !!user && can(user, project, access, 'push_code');
+  if (!pushCode && !(branch !== null && rules.canPush(user, project, access, branch))) return deny(PUSH_CODE);
+
+  if (branch === null) {
+    if (update.ref.startsWith('refs/tags/') && !blank(update.oldOid) && !can(user, project, access, 'admin_project')) {
+      return deny(CHANGE_EXISTING_TAGS);
+    }
+    return { allowed: true };
+  }
+
+  const deletion = blank(update.newOid);
+  if (deletion && branch === project.default_branch) return deny(DELETE_DEFAULT_BRANCH);
+  if (!rules.isProtected(branch)) return { allowed: true };
+
+  // ForcePush.force_push? is false for an empty repository, a creation and a deletion.
+  if (update.isForce && !update.emptyRepo && !blank(update.oldOid) && !deletion) return deny(FORCE_PUSH_PROTECTED);
+  if (deletion) {
+    if (!rules.canDelete(user, project, access, branch)) return deny(NON_MASTER_DELETE_PROTECTED);
+    return update.web ? { allowed: true } : deny(NON_WEB_DELETE_PROTECTED);
+  }
+  return rules.canPush(user, project, access, branch) ? { allowed: true } : deny(PUSH_PROTECTED);
 }

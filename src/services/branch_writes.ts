@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { LoadedProject } from '../api/loaders.js';
 import { badRequest } from '../http/errors.js';
 import { fullPathOf } from '../finders/projects.js';
-import { isProtected } from '../policy/branches.js';
+import { BranchRules, canPushToBranch, checkRefUpdate, PUSH_PROTECTED } from '../policy/branches.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
 import { withRepoLock } from '../git/lock.js';
@@ -21,8 +21,10 @@ export async function createBranch(deps: Deps, loaded: LoadedProject, name: stri
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
 
-  // As GitLab: a branch of an empty repository starts from a `master` holding an empty README.
+  // As GitLab: a branch of an empty repository starts from a `master` holding an empty README,
+  // written through the push hooks, so refused with their message where master is protected.
   if ((await listBranchHeads(gitdir)).size === 0) {
+    if (!(await canPushToBranch(deps.db, loaded.user, project, loaded.access, 'master', true))) throw badRequest(PUSH_PROTECTED);
     await commitFiles(deps, loaded, {
       branch: 'master',
       message: 'Add README.md',
@@ -38,6 +40,7 @@ export async function createBranch(deps: Deps, loaded: LoadedProject, name: stri
   if (other) throw badRequest(`Branch name is invalid: a branch called '${other}' is in the way`);
   const target = await new RepoReader(gitdir).resolveCommit(ref);
   if (!target) throw badRequest('Invalid reference name');
+  await checkChange(deps, loaded, name, null, target);
 
   await moveBranch(deps, project, name, target, null, BRANCH_EXISTS);
   await afterWrite(deps, project, null);
@@ -48,7 +51,7 @@ export async function createBranch(deps: Deps, loaded: LoadedProject, name: stri
 export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: string, head: string): Promise<void> {
   const { project } = loaded;
   if (name === project.default_branch) throw badRequest(DEFAULT_BRANCH);
-  // Protected branches (a later issue) will refuse here for non-masters.
+  await checkChange(deps, loaded, name, head, null);
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   await withRepoLock(gitdir, async () => {
     try {
@@ -59,6 +62,24 @@ export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: stri
     }
   });
   await afterWrite(deps, project, null);
+}
+
+/**
+ * The push hooks' verdict on an API ref change (GitLab's `web` protocol: a master may delete
+ * a protected branch), as a 400. GitLab 10.8 relayed the hook's raw output here, which
+ * (derived from its hook runner and gitlab-shell) read "GitLab: <message>" with an HTML line
+ * break; Wharf answers the message alone, as later GitLab versions do.
+ */
+async function checkChange(deps: Deps, loaded: LoadedProject, name: string, oldOid: string | null, newOid: string | null): Promise<void> {
+  const verdict = await checkRefUpdate(deps.db, loaded.user, loaded.project, loaded.access, {
+    ref: `refs/heads/${name}`,
+    oldOid,
+    newOid,
+    isForce: false,
+    emptyRepo: false,
+    web: true,
+  });
+  if (!verdict.allowed) throw badRequest(verdict.message);
 }
 
 /**
@@ -74,8 +95,9 @@ export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): P
   if (!root) return [];
   const merged = await mergedInto(gitdir, root, heads);
   const deleted: string[] = [];
+  const rules = await BranchRules.load(deps.db, project); // one query, not one per branch
   for (const name of [...merged].sort()) {
-    if (name === project.default_branch || (await isProtected(deps.db, project, name))) continue;
+    if (name === project.default_branch || rules.isProtected(name)) continue;
     const removed = await withRepoLock(gitdir, async () => {
       try {
         await deleteRef(gitdir, `refs/heads/${name}`, heads.get(name)!);

@@ -19,6 +19,7 @@ import { withRepoLock } from '../git/lock.js';
 import { lastCommitForPath } from '../git/history.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { refreshStatistics } from './statistics.js';
+import { protectDefaultBranch } from './protected_branches.js';
 import { now } from '../store/time.js';
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -87,12 +88,12 @@ function signature(name: string, email: string, timestamp: number): Signature {
 export async function commitFiles(deps: Deps, loaded: LoadedProject, req: CommitRequest): Promise<CommitResult> {
   const { project, access } = loaded;
   const user = loaded.user as UserRow; // push_code was authorized: never anonymous
-  if (!(await canPushToBranch(deps.db, user, project, access, req.branch))) throw badRequest(NOT_ALLOWED);
-
   const fullPath = fullPathOf(project);
   const gitdir = deps.repos.pathFor(fullPath);
   const heads = await listBranchHeads(gitdir);
-  const empty = heads.size === 0;
+  const empty = heads.size === 0; // under default branch protection, every branch of it is protected
+  if (!(await canPushToBranch(deps.db, user, project, access, req.branch, empty))) throw badRequest(NOT_ALLOWED);
+
   const start = req.startBranch ?? req.branch;
   const creating = empty || start !== req.branch;
 
@@ -166,11 +167,12 @@ export async function moveBranch(
   });
 }
 
-/** Side effects of every repository write: activity time, default branch, statistics. */
+/** Side effects of every repository write: activity time, default branch (and its protection), statistics. */
 export async function afterWrite(deps: Deps, project: ProjectWithNamespace, newDefaultBranch: string | null): Promise<void> {
   const changes: { last_activity_at: string; default_branch?: string } = { last_activity_at: now() };
   if (newDefaultBranch) changes.default_branch = newDefaultBranch;
   await deps.db('projects').where({ id: project.id }).update(changes);
+  if (newDefaultBranch) await protectDefaultBranch(deps.db, project, newDefaultBranch);
   try {
     // The stored default branch, not the caller's copy: an earlier step may have set it.
     const row = await deps.db('projects').where({ id: project.id }).first('default_branch');

@@ -69,7 +69,11 @@ describe('Branches API', () => {
       const byName = Object.fromEntries(r.body.map((b: { name: string }) => [b.name, b]));
       expect(byName.behind.merged).to.equal(true);
       for (const n of ['ahead', 'feature/slash', 'master', 'same']) expect(byName[n].merged, n).to.equal(false);
-      expect(byName.master).to.deep.include({ protected: false, developers_can_push: false, developers_can_merge: false });
+      // The first commit protected master (default branch protection 2: masters push and merge).
+      expect(byName.master).to.deep.include({ protected: true, developers_can_push: false, developers_can_merge: false });
+      for (const n of ['ahead', 'behind', 'feature/slash', 'same']) {
+        expect(byName[n], n).to.deep.include({ protected: false, developers_can_push: false, developers_can_merge: false });
+      }
       expect(byName.master.commit.id).to.equal(head(p.dir, 'master'));
       expect(byName.master.commit.parent_ids).to.deep.equal([head(p.dir, 'behind')]);
       expect(byName.master.commit.title).to.equal('add two');

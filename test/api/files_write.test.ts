@@ -45,13 +45,19 @@ describe('Repository files API (writes)', () => {
     return { id, dir: path.join(s.dir, 'repos', 'alice', `${name}.git`), url: `/projects/${id}/repository/files` };
   }
 
-  /** A project whose master holds README.md ("hello\n") and lib/a.rb ("puts 1\n"). */
+  /**
+   * A project whose master holds README.md ("hello\n") and lib/a.rb ("puts 1\n"). The first
+   * commit protected master (default branch protection); alice unprotects it so that `dev`,
+   * a developer, may write to it (protection itself: protected_branches.test.ts).
+   */
   async function seeded(): Promise<{ id: number; dir: string; url: string }> {
     const p = await project();
     for (const [file, content] of [['README.md', 'hello\n'], ['lib/a.rb', 'puts 1\n']]) {
       const r = await s.post(`${p.url}/${enc(file)}`, { token: alice.token, json: { branch: 'master', content, commit_message: `Add ${file}` } });
       expect(r.status, r.text).to.equal(201);
     }
+    const u = await s.delete(`/projects/${p.id}/protected_branches/master`, { token: alice.token });
+    expect(u.status, u.text).to.equal(204);
     return p;
   }
 
@@ -272,10 +278,11 @@ describe('Repository files API (writes)', () => {
         expect(r.status, name).to.equal(400);
         expect(r.body, name).to.deep.equal({ message: `Something went wrong when we tried to create '${name}' for you: Branch name is invalid` });
       }
-      // In an empty repository too, where there is no start branch to check.
+      // In an empty repository too, where there is no start branch to check (and where, every
+      // branch being protected until the first commit, only a master may write).
       const e = await project();
       const emptyBefore = refState(e.dir);
-      const r = await s.post(`${e.url}/n.txt`, { token: dev.token, json: { branch: 'a..b', content: 'x', commit_message: 'm' } });
+      const r = await s.post(`${e.url}/n.txt`, { token: alice.token, json: { branch: 'a..b', content: 'x', commit_message: 'm' } });
       expect(r.status).to.equal(400);
       expect(r.body).to.deep.equal({ message: "Something went wrong when we tried to create 'a..b' for you: Branch name is invalid" });
       expectUntouched(p.dir, before);
