@@ -32,6 +32,7 @@ async function timeIt(n: number, f: () => Promise<unknown> | unknown): Promise<n
 }
 
 async function main() {
+  const loadBefore = os.loadavg()[0];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
   const config = loadConfig({
     PORT: '0',
@@ -90,7 +91,8 @@ async function main() {
 
     const fmt = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(1));
     const lines = [
-      `Repository: ${path.basename(repo!)} (${commits} commits), median of ${runs} runs (archive/compare 3), ${os.cpus().length} cores`,
+      `Repository: ${path.basename(repo!)} (${commits} commits), median of ${runs} runs (archive/compare 3), ${os.cpus().length} cores, ` +
+        `1-min load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after (above ~1 the machine was shared)`,
       '',
       '| operation | Wharf (HTTP) ms | native git ms | ratio |',
       '|---|---:|---:|---:|',

@@ -10,6 +10,7 @@ import { RepoReader } from '../git/reader.js';
 import { collect, commitChanges, SAFE_LIMITS } from '../git/diff.js';
 import { compareCommits } from '../git/compare.js';
 import { contributorsAt, sortContributors, type ContributorOrder } from '../git/contributors.js';
+import { dbStatsStore } from '../git/stats_store.js';
 import { archiveFormat, archiveStream, URL_FORMATS } from '../git/archive.js';
 import { diffEntity } from '../entities/diff.js';
 import { commitBasic } from '../entities/commit.js';
@@ -28,6 +29,7 @@ const joined = (v: unknown) => (Array.isArray(v) ? v.join('/') : String(v ?? '')
 
 export function compareRouter(deps: Deps): Router {
   const router = new Router();
+  const stats = dbStatsStore(deps.db);
 
   // Commit#raw_diffs: the DiffCollection with its default limits, then paginated.
   router.get('/projects/:id/repository/commits/*sha/diff', async (ctx) => {
@@ -69,7 +71,7 @@ export function compareRouter(deps: Deps): Router {
     const head = branch ? await reader.resolveCommit(branch) : null;
     // GitLab rescued any failure (an empty repository among them) into a bare 404.
     if (!head) throw notFound();
-    const list = sortContributors(await contributorsAt(reader, head), params.order_by as ContributorOrder, params.sort as 'asc' | 'desc');
+    const list = sortContributors(await contributorsAt(reader, head, stats), params.order_by as ContributorOrder, params.sort as 'asc' | 'desc');
     // The pagination links carry the defaults, as GitLab's did (gitlab-ce#45363).
     ctx.state.query = { ...ctx.state.query, order_by: params.order_by, sort: params.sort };
     ctx.body = paginateArray(ctx, list);

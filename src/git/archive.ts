@@ -7,11 +7,10 @@
 // did: no maintained npm package compresses bzip2 as a stream.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import git from 'isomorphic-git';
 import { TarArchive, ZipArchive, type Archiver } from 'archiver';
-import { cacheFor } from './cache.js';
+import { readBlob, readCommit, readTree } from './odb.js';
 
 export interface ArchiveFormat {
   /** The file name extension (GitLab normalises the aliases). */
@@ -31,12 +30,6 @@ export function archiveFormat(raw: string | undefined): ArchiveFormat {
 /** The formats Gitlab::PathRegex.archive_formats_regex accepts as a URL suffix. */
 export const URL_FORMATS = ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'];
 
-interface Item {
-  path: string;
-  mode: string;
-  oid: string;
-  type: string;
-}
 
 /** A source that reads its blob only when the archiver gets to it. */
 function lazyBlob(gitdir: string, oid: string): Readable {
@@ -45,9 +38,9 @@ function lazyBlob(gitdir: string, oid: string): Readable {
     read() {
       if (started) return;
       started = true;
-      git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) }).then(
-        ({ blob }) => {
-          this.push(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength));
+      readBlob(gitdir, oid).then(
+        (blob) => {
+          this.push(blob);
           this.push(null);
         },
         (err: Error) => this.destroy(err),
@@ -57,17 +50,17 @@ function lazyBlob(gitdir: string, oid: string): Readable {
 }
 
 async function appendTree(archive: Archiver, gitdir: string, treeOid: string, prefix: string, date: Date, zip: boolean): Promise<void> {
-  const { tree } = await git.readTree({ fs, gitdir, oid: treeOid, cache: cacheFor(gitdir) });
+  const tree = await readTree(gitdir, treeOid); // git's order, as git archive writes it
   const dirMode = zip ? 0o755 : 0o775;
-  for (const e of tree as Item[]) {
-    const name = `${prefix}${e.path}`;
+  for (const e of tree) {
+    const name = `${prefix}${e.name}`;
     if (e.type === 'tree') {
       archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory', date, mode: dirMode });
       await appendTree(archive, gitdir, e.oid, `${name}/`, date, zip);
     } else if (e.type === 'commit') {
       archive.append(Buffer.alloc(0), { name: `${name}/`, type: 'directory', date, mode: dirMode });
     } else if (e.mode === '120000') {
-      const { blob } = await git.readBlob({ fs, gitdir, oid: e.oid, cache: cacheFor(gitdir) });
+      const blob = await readBlob(gitdir, e.oid);
       // archiver's own symlink() stamps the current time; append keeps the entry deterministic.
       archive.append(Buffer.alloc(0), { name, type: 'symlink', linkname: Buffer.from(blob).toString('utf8'), date, mode: 0o777 } as never);
     } else {
@@ -78,6 +71,32 @@ async function appendTree(archive: Archiver, gitdir: string, treeOid: string, pr
   }
 }
 
+/**
+ * Gathers the archiver's many small writes (a 512-byte tar header per entry, then the data)
+ * into large chunks: each write into an async zlib stream is one round trip to the thread
+ * pool, which made the compressor wait more than it worked.
+ */
+function coalesce(size = 1 << 20): Transform {
+  let parts: Buffer[] = [];
+  let held = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      parts.push(chunk);
+      held += chunk.length;
+      if (held >= size) {
+        this.push(Buffer.concat(parts, held));
+        parts = [];
+        held = 0;
+      }
+      done();
+    },
+    flush(done) {
+      if (held) this.push(Buffer.concat(parts, held));
+      done();
+    },
+  });
+}
+
 /** The archive of a commit's tree under `<prefix>/`, as a stream of the format's bytes. */
 export function archiveStream(gitdir: string, commitOid: string, prefix: string, format: ArchiveFormat): Readable {
   const zip = format.ext === 'zip';
@@ -86,19 +105,19 @@ export function archiveStream(gitdir: string, commitOid: string, prefix: string,
   const fail = (err: Error) => out.destroy(err);
   archive.on('error', fail);
   let stream: Readable = archive;
-  if (format.ext === 'tar.gz') stream = archive.pipe(zlib.createGzip());
+  if (format.ext === 'tar.gz') stream = archive.pipe(coalesce()).pipe(zlib.createGzip({ chunkSize: 256 * 1024 }));
   if (format.ext === 'tar.bz2') {
     const bzip2 = spawn('bzip2', ['-c', '-9'], { stdio: ['pipe', 'pipe', 'ignore'] });
     bzip2.on('error', fail);
     bzip2.stdin.on('error', () => {}); // the client went away; bzip2 exits on its own
-    archive.pipe(bzip2.stdin);
+    archive.pipe(coalesce(256 * 1024)).pipe(bzip2.stdin);
     stream = bzip2.stdout;
     out.on('close', () => bzip2.kill());
   }
   stream.on('error', fail);
   stream.pipe(out);
   (async () => {
-    const { commit } = await git.readCommit({ fs, gitdir, oid: commitOid, cache: cacheFor(gitdir) });
+    const commit = await readCommit(gitdir, commitOid);
     const date = new Date(commit.committer.timestamp * 1000);
     archive.append(Buffer.alloc(0), { name: `${prefix}/`, type: 'directory', date, mode: zip ? 0o755 : 0o775 });
     await appendTree(archive, gitdir, commit.tree, `${prefix}/`, date, zip);

@@ -2,7 +2,7 @@
 // Rugged diff against the first parent with rename detection): added and deleted lines, a
 // root commit against nothing, binary files counting zero, an exact rename counting zero, a
 // submodule bump one line each way. Only subtrees that differ are read; cached by commit id.
-import { diffArrays } from 'diff';
+import { countChanges } from './diff_lines.js';
 import type { RepoReader, RawTreeEntry } from './reader.js';
 import { Lru } from './lru.js';
 
@@ -51,38 +51,10 @@ export function isBinary(data: Uint8Array): boolean {
   return false;
 }
 
-/** Lines with their newline kept, so a missing final newline counts as a change, as in git. */
-function lines(data: Uint8Array): string[] {
-  const text = Buffer.from(data).toString('latin1'); // byte-exact, whatever the encoding
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-}
-
-/** Added and deleted line counts between two texts. */
+/** Added and deleted line counts between two texts (a shortest edit script's, as `diff` gave). */
 export function lineCounts(oldData: Uint8Array, newData: Uint8Array): { additions: number; deletions: number } {
-  const a = lines(oldData);
-  const b = lines(newData);
-  // A common head and tail never count; only the middle is diffed.
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const midA = a.slice(start, endA);
-  const midB = b.slice(start, endB);
-  if (midA.length === 0 || midB.length === 0) return { additions: midB.length, deletions: midA.length };
-  const parts = diffArrays(midA, midB, { maxEditLength: 20_000 });
-  // Too different to diff cheaply: count every middle line as changed.
-  if (!parts) return { additions: midB.length, deletions: midA.length };
-  let additions = 0;
-  let deletions = 0;
-  for (const part of parts) {
-    if (part.added) additions += part.count ?? part.value.length;
-    else if (part.removed) deletions += part.count ?? part.value.length;
-  }
-  return { additions, deletions };
+  const text = (d: Uint8Array) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('latin1'); // byte-exact
+  return countChanges(text(oldData), text(newData));
 }
 
 async function content(reader: RepoReader, side: Side | null): Promise<Uint8Array> {

@@ -2,10 +2,15 @@
 // default branch, grouped by author email, the name of the newest commit per email), with
 // real line additions/deletions where GitLab answered 0. Walking and diffing is costly, so the
 // result is cached by (repository, head commit): a commit id never changes meaning, so an
-// entry is never stale, only unused. The cache is in memory, bounded, per process: another
-// process recomputes the same answer.
+// entry is never stale, only unused. That cache is in memory, bounded, per process; below it,
+// each commit's counts are kept by commit id in memory and, when the caller passes a
+// StatsStore, in the commit_stats table, so another process or a new head only counts the
+// commits nobody counted yet.
 import { RepoReader, type CommitInfo } from './reader.js';
 import { commitChanges, statFor } from './diff.js';
+import { shallowCommits } from './odb.js';
+import { Lru } from './lru.js';
+import { statsKey, type LineCounts, type StatsKey, type StatsStore } from './stats_store.js';
 
 export interface Contributor {
   name: string;
@@ -26,10 +31,12 @@ async function history(reader: RepoReader, head: string, max: number): Promise<C
   const seen = new Set<string>([head]);
   const queue: CommitInfo[] = [await reader.commit(head)];
   const out: CommitInfo[] = [];
+  const shallow = shallowCommits(reader.gitdir); // boundary commits are roots for git log
   while (queue.length && out.length < max) {
     const c = queue.shift()!;
-    if (c.parents.length <= 1) out.push(c);
-    for (const p of c.parents) {
+    const parents = shallow.has(c.oid) ? [] : c.parents;
+    if (parents.length <= 1) out.push(c);
+    for (const p of parents) {
       if (seen.has(p)) continue;
       seen.add(p);
       const pc = await reader.commit(p).catch(() => null);
@@ -42,9 +49,70 @@ async function history(reader: RepoReader, head: string, max: number): Promise<C
   return out;
 }
 
-async function compute(reader: RepoReader, head: string): Promise<Contributor[]> {
+// Line counts of one commit against the commit it is diffed with, by both ids: immutable, so
+// a new head only costs the commits it adds. Shared by every repository (object ids).
+const perCommit = new Lru<string, LineCounts>(100_000);
+
+// Object reads are synchronous (see odb.ts): give other requests a turn every so often.
+const YIELD_EVERY_MS = 20;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function countCommit(gitdir: string, oid: string, pause: () => Promise<void> | null): Promise<LineCounts> {
+  let additions = 0;
+  let deletions = 0;
+  for (const change of await commitChanges(gitdir, oid)) {
+    const s = await statFor(gitdir, change);
+    additions += s.additions;
+    deletions += s.deletions;
+    const p = pause();
+    if (p) await p;
+  }
+  return { additions, deletions };
+}
+
+/** What commitChanges diffs `c` with: its first parent, or nothing (root, shallow boundary, absent parent). */
+async function baseOf(reader: RepoReader, c: CommitInfo, shallow: Set<string>): Promise<string> {
+  if (shallow.has(c.oid) || !c.parents.length) return '';
+  return (await reader.commit(c.parents[0]).then(() => true, () => false)) ? c.parents[0] : '';
+}
+
+async function compute(reader: RepoReader, head: string, persisted?: StatsStore): Promise<Contributor[]> {
+  const commits = await history(reader, head, MAX_COMMITS);
+  const shallow = shallowCommits(reader.gitdir);
+  const keys: StatsKey[] = [];
+  for (const c of commits) keys.push({ commit: c.oid, base: await baseOf(reader, c, shallow) });
+  const counts = new Map<string, LineCounts>();
+  const missing: StatsKey[] = [];
+  for (const k of keys) {
+    const known = perCommit.get(statsKey(k));
+    if (known) counts.set(statsKey(k), known);
+    else missing.push(k);
+  }
+  if (missing.length && persisted) {
+    const stored = await persisted.load(missing).catch(() => new Map<string, LineCounts>());
+    for (const [k, v] of stored) {
+      counts.set(k, v);
+      perCommit.set(k, v);
+    }
+  }
+  let since = Date.now();
+  const pause = () => {
+    if (Date.now() - since <= YIELD_EVERY_MS) return null;
+    since = Date.now();
+    return turn();
+  };
+  const fresh: (StatsKey & LineCounts)[] = [];
+  for (const k of keys) {
+    const key = statsKey(k);
+    if (counts.has(key)) continue;
+    const n = await countCommit(reader.gitdir, k.commit, pause);
+    counts.set(key, n);
+    perCommit.set(key, n);
+    fresh.push({ ...k, ...n });
+  }
+  if (fresh.length && persisted) await persisted.save(fresh).catch(() => undefined);
   const byEmail = new Map<string, Contributor>();
-  for (const c of await history(reader, head, MAX_COMMITS)) {
+  commits.forEach((c, i) => {
     let who = byEmail.get(c.author.email);
     if (!who) {
       who = { name: c.author.name, email: c.author.email, commits: 0, additions: 0, deletions: 0 };
@@ -52,23 +120,21 @@ async function compute(reader: RepoReader, head: string): Promise<Contributor[]>
     }
     if (!who.name) who.name = c.author.name;
     who.commits++;
-    for (const change of await commitChanges(reader.gitdir, c.oid)) {
-      const s = await statFor(reader.gitdir, change);
-      who.additions += s.additions;
-      who.deletions += s.deletions;
-    }
-  }
+    const n = counts.get(statsKey(keys[i]))!;
+    who.additions += n.additions;
+    who.deletions += n.deletions;
+  });
   return [...byEmail.values()];
 }
 
 /** Contributors over the history of `head`, unsorted (first-seen order), cached. */
-export function contributorsAt(reader: RepoReader, head: string): Promise<Contributor[]> {
+export function contributorsAt(reader: RepoReader, head: string, persisted?: StatsStore): Promise<Contributor[]> {
   const key = `${reader.gitdir}\0${head}`;
   let entry = cache.get(key);
   if (entry) {
     cache.delete(key); // refresh: least recently used goes first
   } else {
-    entry = compute(reader, head);
+    entry = compute(reader, head, persisted);
     entry.catch(() => cache.delete(key)); // a failure is not remembered
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   }

@@ -3,11 +3,10 @@
 // 10.8's DiffCollection limits. The `diff` text is what libgit2 gave GitLab 10.8 after its
 // header strip: from the "---" line (or "Binary files …") on, "" when git prints no patch
 // (pure rename, mode change, empty file).
-import fs from 'node:fs';
-import git from 'isomorphic-git';
-import { cacheFor } from './cache.js';
+import { readBlob, readCommit, shallowCommits } from './odb.js';
 import { diffTrees, type FileChange } from './diff_trees.js';
-import { diffLines, formatHunks, isBinary } from './diff_lines.js';
+import { countChanges, diffLines, formatHunks, isBinary } from './diff_lines.js';
+import { Lru } from './lru.js';
 
 export type { FileChange } from './diff_trees.js';
 
@@ -59,7 +58,7 @@ async function blobOf(gitdir: string, oid: string | null, mode: string): Promise
   if (!oid) return new Uint8Array(0);
   // A submodule has no blob: git diffs the line "Subproject commit <id>".
   if (mode === '160000') return Buffer.from(`Subproject commit ${oid}\n`);
-  return (await git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) })).blob;
+  return readBlob(gitdir, oid);
 }
 
 /** The patch of one changed file, with its line counts. */
@@ -102,22 +101,61 @@ export async function patchFor(gitdir: string, c: FileChange): Promise<FileDiff>
   return base;
 }
 
+// What line counts need of a blob, by id (immutable): whether git calls it binary, and its
+// line count. An added or deleted file then costs no read at all the second time (a shallow
+// boundary or a root commit adds the whole tree; the same blobs recur commit after commit).
+interface BlobFacts {
+  binary: boolean;
+  lines: number;
+}
+const blobFacts = new Lru<string, BlobFacts>(300_000);
+// Counts between two blob ids, for changes seen again (another head, the commits API).
+const pairCounts = new Lru<string, { additions: number; deletions: number }>(100_000);
+
+function countNewlines(buf: Uint8Array): number {
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
+  return buf.length && buf[buf.length - 1] !== 10 ? n + 1 : n;
+}
+
+function factsOf(oid: string, buf: Uint8Array): BlobFacts {
+  const facts = { binary: isBinary(buf), lines: countNewlines(buf) };
+  blobFacts.set(oid, facts);
+  return facts;
+}
+
+async function facts(gitdir: string, oid: string, mode: string): Promise<BlobFacts> {
+  if (mode === '160000') return { binary: false, lines: 1 }; // "Subproject commit <id>"
+  const known = blobFacts.get(oid);
+  if (known) return known;
+  return factsOf(oid, await blobOf(gitdir, oid, mode));
+}
+
 /** Line additions/deletions of one change without building the patch text (binary: 0/0). */
 export async function statFor(gitdir: string, c: FileChange): Promise<{ additions: number; deletions: number }> {
   if (c.oldOid === c.newOid) return { additions: 0, deletions: 0 };
-  const [a, b] = await Promise.all([blobOf(gitdir, c.oldOid, c.oldMode), blobOf(gitdir, c.newOid, c.newMode)]);
-  if (isBinary(a) || isBinary(b)) return { additions: 0, deletions: 0 };
-  if (!a.length || !b.length) {
+  if (!c.oldOid || !c.newOid) {
     // Whole-file add or delete: count lines without diffing.
-    const count = (buf: Uint8Array) => {
-      let n = 0;
-      for (const ch of buf) if (ch === 10) n++;
-      return buf.length && buf[buf.length - 1] !== 10 ? n + 1 : n;
-    };
-    return { additions: count(b), deletions: count(a) };
+    const f = await facts(gitdir, (c.oldOid ?? c.newOid)!, c.oldOid ? c.oldMode : c.newMode);
+    if (f.binary) return { additions: 0, deletions: 0 };
+    return c.oldOid ? { additions: 0, deletions: f.lines } : { additions: f.lines, deletions: 0 };
   }
-  const d = diffLines(Buffer.from(a).toString('latin1'), Buffer.from(b).toString('latin1'));
-  return { additions: d.additions, deletions: d.deletions };
+  const key = `${c.oldMode === '160000' ? 'S' : ''}${c.oldOid}:${c.newMode === '160000' ? 'S' : ''}${c.newOid}`;
+  const known = pairCounts.get(key);
+  if (known) return known;
+  // Either side known binary: no read needed.
+  const fa = c.oldMode === '160000' ? undefined : blobFacts.get(c.oldOid);
+  const fb = c.newMode === '160000' ? undefined : blobFacts.get(c.newOid);
+  if (fa?.binary || fb?.binary) return { additions: 0, deletions: 0 };
+  const [a, b] = await Promise.all([blobOf(gitdir, c.oldOid, c.oldMode), blobOf(gitdir, c.newOid, c.newMode)]);
+  const binA = c.oldMode === '160000' ? false : (fa ?? factsOf(c.oldOid, a)).binary;
+  const binB = c.newMode === '160000' ? false : (fb ?? factsOf(c.newOid, b)).binary;
+  let counts: { additions: number; deletions: number };
+  if (binA || binB) counts = { additions: 0, deletions: 0 };
+  else if (!a.length || !b.length) counts = { additions: countNewlines(b), deletions: countNewlines(a) };
+  else counts = countChanges(Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('latin1'), Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1'));
+  pairCounts.set(key, counts);
+  return counts;
 }
 
 /** Gitlab::Git::Util.count_lines. */
@@ -162,7 +200,7 @@ export async function collect(gitdir: string, changes: FileChange[], limits: Lim
 
 async function treeOf(gitdir: string, commit: string | null): Promise<string | null> {
   if (!commit) return null;
-  return (await git.readCommit({ fs, gitdir, oid: commit, cache: cacheFor(gitdir) })).commit.tree;
+  return (await readCommit(gitdir, commit)).tree;
 }
 
 /** The changed files from commit `from` (null = nothing) to commit `to`. */
@@ -173,8 +211,10 @@ export async function changesBetween(gitdir: string, from: string | null, to: st
 
 /** A commit against its first parent (a root commit against the empty tree). */
 export async function commitChanges(gitdir: string, commit: string): Promise<FileChange[]> {
-  const { commit: c } = await git.readCommit({ fs, gitdir, oid: commit, cache: cacheFor(gitdir) });
-  // A parent beyond a shallow clone's boundary is absent: diff against nothing, as git does.
-  const parentTree = c.parent.length ? await treeOf(gitdir, c.parent[0]).catch(() => null) : null;
+  const c = await readCommit(gitdir, commit);
+  // A shallow clone's boundary commit has no parents for git (and a parent beyond it is
+  // absent): diff against nothing, as git does.
+  const parents = shallowCommits(gitdir).has(commit) ? [] : c.parent;
+  const parentTree = parents.length ? await treeOf(gitdir, parents[0]).catch(() => null) : null;
   return diffTrees(gitdir, parentTree, c.tree);
 }

@@ -170,6 +170,76 @@ export interface LineDiff {
   deletions: number;
 }
 
+/**
+ * The length of the shortest edit script between two id sequences (Myers' greedy forward
+ * algorithm on typed arrays, with the same edge pruning as the `diff` package), or -1 when it
+ * is longer than `maxD`. Any shortest script deletes (D + n - m) / 2 and adds (D - n + m) / 2
+ * lines, so counts need no script at all.
+ */
+export function editDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxD: number): number {
+  const n = a.length;
+  const m = b.length;
+  const limit = Math.min(maxD, n + m);
+  const off = limit + 1;
+  const v = new Int32Array(2 * limit + 3); // furthest x (lines of `a` consumed) per diagonal k = x - y
+  const round = new Int32Array(2 * limit + 3).fill(-1); // the d that wrote v[k]
+  let x = 0;
+  while (x < n && x < m && a[x] === b[x]) x++;
+  if (x >= n && x >= m) return 0;
+  v[off] = x;
+  round[off] = 0;
+  let minK = x >= m ? 1 : -Infinity;
+  let maxK = x >= n ? -1 : Infinity;
+  for (let d = 1; d <= limit; d++) {
+    let lo = Math.max(minK, -d);
+    if ((lo + d) & 1) lo++;
+    const hi = Math.min(maxK, d);
+    for (let k = lo; k <= hi; k += 2) {
+      const del = round[off + k - 1] === d - 1 && v[off + k - 1] < n;
+      const ins = round[off + k + 1] === d - 1 && v[off + k + 1] - k <= m;
+      if (!del && !ins) continue;
+      let xs = ins && (!del || v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let ys = xs - k;
+      while (xs < n && ys < m && a[xs] === b[ys]) {
+        xs++;
+        ys++;
+      }
+      if (xs >= n && ys >= m) return d;
+      v[off + k] = xs;
+      round[off + k] = d;
+      if (xs >= n) maxK = Math.min(maxK, k - 1);
+      if (ys >= m) minK = Math.max(minK, k + 1);
+    }
+  }
+  return -1;
+}
+
+/** Added and deleted line counts between two texts (latin1 strings), as `diffLines` counts them. */
+export function countChanges(oldText: string, newText: string): { additions: number; deletions: number } {
+  const a = splitLines(oldText);
+  const b = splitLines(newText);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const n = a.length - head - tail;
+  const m = b.length - head - tail;
+  if (n === 0 || m === 0) return { additions: m, deletions: n };
+  const ids = new Map<string, number>();
+  const intern = (l: string) => {
+    let id = ids.get(l);
+    if (id === undefined) ids.set(l, (id = ids.size));
+    return id;
+  };
+  const ra = new Int32Array(n);
+  const rb = new Int32Array(m);
+  for (let i = 0; i < n; i++) ra[i] = intern(a[head + i]);
+  for (let i = 0; i < m; i++) rb[i] = intern(b[head + i]);
+  const d = editDistance(ra, rb, MAX_EDIT_LENGTH);
+  if (d < 0) return { additions: m, deletions: n };
+  return { additions: (d - n + m) / 2, deletions: (d + n - m) / 2 };
+}
+
 /** The edit script between two texts (latin1 strings), compacted as git does. */
 export function diffLines(oldText: string, newText: string): LineDiff {
   const a = splitLines(oldText);

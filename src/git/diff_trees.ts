@@ -3,9 +3,7 @@
 // similar by git's own estimate (diffcore-delta: chunks up to 64 bytes or a line, bytes in
 // common over the larger file). Unchanged subtrees are skipped by id, so cost follows the
 // size of the change, not of the tree.
-import fs from 'node:fs';
-import git from 'isomorphic-git';
-import { cacheFor } from './cache.js';
+import { readBlob, readTree as readTreeEntries } from './odb.js';
 
 export interface FileChange {
   oldPath: string;
@@ -29,8 +27,8 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 async function readTree(gitdir: string, oid: string | null): Promise<Entry[]> {
   if (!oid || oid === EMPTY_TREE) return [];
-  const { tree } = await git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) });
-  return tree.map((e) => ({ path: e.path, mode: e.mode, oid: e.oid, type: e.type }));
+  const tree = await readTreeEntries(gitdir, oid);
+  return tree.map((e) => ({ path: e.name, mode: e.mode, oid: e.oid, type: e.type }));
 }
 
 // git sorts tree entries as if directories had a trailing "/"; byte order, not locale.
@@ -136,7 +134,7 @@ async function detectRenames(gitdir: string, changes: FileChange[]): Promise<Fil
   const restDels = dels.filter((d) => !used.has(d));
   const restAdds = adds.filter((a) => !renamedFrom.has(a));
   if (restDels.length && restAdds.length && restDels.length * restAdds.length <= MAX_RENAME_PAIRS) {
-    const load = async (oid: string) => (await git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) })).blob;
+    const load = (oid: string) => readBlob(gitdir, oid);
     const prints = new Map<string, { fp: Map<number, number>; size: number }>();
     const printOf = async (oid: string) => {
       let p = prints.get(oid);

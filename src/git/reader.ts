@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { cacheFor } from './cache.js';
 import { Lru } from './lru.js';
+import { parseCommit, parseTree, tryRead } from './odb.js';
 
 export interface TreeEntry {
   id: string;
@@ -143,6 +144,14 @@ export class RepoReader {
   private async peelToCommit(oid: string): Promise<string | null> {
     let current = oid;
     for (let i = 0; i < 10; i++) {
+      const raw = tryRead(this.gitdir, current);
+      if (raw) {
+        if (raw.type === 'commit') return current;
+        const target = raw.type === 'tag' ? /^object ([0-9a-f]{40})\n/.exec(raw.data.toString('latin1', 0, 48)) : null;
+        if (!target) return null;
+        current = target[1];
+        continue;
+      }
       const obj = await git.readObject({ ...this.base, oid: current, format: 'parsed' });
       if (obj.type === 'commit') return current;
       if (obj.type !== 'tag') return null;
@@ -154,7 +163,14 @@ export class RepoReader {
   async commit(oid: string): Promise<CommitInfo> {
     const cached = commitCache.get(oid);
     if (cached) return cached;
-    const { commit } = await git.readCommit({ ...this.base, oid });
+    const raw = tryRead(this.gitdir, oid);
+    let commit;
+    if (raw?.type === 'commit') {
+      commit = parseCommit(raw.data);
+    } else {
+      // Not in a pack this reader knows, or a tag to peel: isomorphic-git decides (and throws).
+      commit = (await git.readCommit({ ...this.base, oid })).commit;
+    }
     const info = { oid, parents: commit.parent, tree: commit.tree, message: commit.message, author: commit.author, committer: commit.committer };
     commitCache.set(oid, info);
     return info;
@@ -164,6 +180,20 @@ export class RepoReader {
   async treeEntries(treeOid: string): Promise<RawTreeEntry[] | null> {
     const cached = treeCache.get(treeOid);
     if (cached) return cached;
+    const raw = tryRead(this.gitdir, treeOid);
+    if (raw) {
+      if (raw.type !== 'tree') return null;
+      let parsed: RawTreeEntry[] | null = null;
+      try {
+        parsed = parseTree(raw.data); // stored in git's order already
+      } catch {
+        // fall through to isomorphic-git
+      }
+      if (parsed) {
+        treeCache.set(treeOid, parsed);
+        return parsed;
+      }
+    }
     let obj;
     try {
       obj = await git.readObject({ ...this.base, oid: treeOid, format: 'parsed' });
@@ -210,6 +240,8 @@ export class RepoReader {
   async blobById(sha: string): Promise<{ oid: string; content: Uint8Array } | null> {
     const oid = await this.expand(sha);
     if (!oid) return null;
+    const raw = tryRead(this.gitdir, oid);
+    if (raw) return raw.type === 'blob' ? { oid, content: raw.data } : null;
     try {
       const obj = await git.readObject({ ...this.base, oid, format: 'content' });
       if (obj.type !== 'blob') return null;
@@ -293,6 +325,8 @@ export class RepoReader {
   }
 
   async blob(oid: string): Promise<Uint8Array | null> {
+    const raw = tryRead(this.gitdir, oid);
+    if (raw?.type === 'blob') return raw.data;
     try {
       const { blob } = await git.readBlob({ ...this.base, oid });
       return blob;
@@ -303,6 +337,13 @@ export class RepoReader {
 
   /** The blob at `path` in a commit, with its id, or null. */
   async blobAt(commitOid: string, path: string): Promise<{ oid: string; content: Uint8Array } | null> {
+    const raw = tryRead(this.gitdir, commitOid);
+    if (raw?.type === 'commit' && path !== '' && !path.startsWith('/') && !path.endsWith('/')) {
+      const entry = await this.entryAt(parseCommit(raw.data).tree, path);
+      if (!entry || entry.type !== 'blob') return null;
+      const content = await this.blob(entry.oid);
+      return content ? { oid: entry.oid, content } : null;
+    }
     try {
       const { oid, blob } = await git.readBlob({ ...this.base, oid: commitOid, filepath: path });
       return { oid, content: blob };
