@@ -19,6 +19,7 @@ import { commitsRouter } from './api/commits.js';
 import { filesRouter } from './api/files.js';
 import { branchesRouter } from './api/branches.js';
 import { compareRouter } from './api/compare.js';
+import { gitHttpMiddleware } from './transport/router.js';
 import { protectedBranchesRouter } from './api/protected_branches.js';
 
 export const API_PREFIX = '/api/v4';
@@ -45,6 +46,7 @@ export function buildApp(deps: Deps): Koa {
 
   const health = healthRouter(deps);
   app.use(health.routes());
+  app.use(gitHttpMiddleware(deps)); // git clone/fetch/push: streamed bodies, outside the API's parser
 
   const api = new Router({ prefix: API_PREFIX });
   for (const build of API_ROUTERS) {

@@ -31,6 +31,9 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
   const app = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  // A large push may upload for longer than Node's default 5 minutes; the git transport has
+  // its own idle timeout, and API bodies are capped by size.
+  server.requestTimeout = 60 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -1,0 +1,116 @@
+// What follows a push over git once its refs have moved (GitLab's PostReceive worker and
+// GitPushService): the first push to an empty project picks its default branch and
+// protects it, activity times move, and statistics are refreshed. Push events and the
+// refresh of merge requests whose source branch moved hook in here (later issues).
+//
+// The push's response waits for everything but the statistics, so that the API agrees with
+// the client the moment `git push` returns. Statistics (a history walk: over a second for a
+// first push of thousands of commits) are refreshed after the response, as GitLab's
+// UpdateStatistics worker did; concurrent pushes to one project coalesce into one rerun.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Deps } from '../deps.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { fullPathOf } from '../finders/projects.js';
+import { listBranchHeads } from '../git/refs.js';
+import { now } from '../store/time.js';
+import { refreshStatistics } from './statistics.js';
+import { protectDefaultBranch } from './protected_branches.js';
+
+/** One ref that moved: zeros in `oldOid` for a creation, in `newOid` for a deletion. */
+export interface PushedRef {
+  ref: string;
+  oldOid: string;
+  newOid: string;
+}
+
+const BRANCH = 'refs/heads/';
+const blank = (oid: string) => /^0+$/.test(oid);
+
+export async function afterPush(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
+  if (!updates.length) return;
+  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const fresh: ProjectWithNamespace = { ...project, ...(await deps.db('projects').where({ id: project.id }).first()) };
+  const stamp = now();
+  const changes: { last_activity_at: string; default_branch?: string } = { last_activity_at: stamp };
+
+  const branch = await firstDefaultBranch(deps, fresh, gitdir, updates);
+  if (branch) {
+    changes.default_branch = branch;
+    await deps.repos.setHead(fullPathOf(fresh), branch);
+  }
+  await deps.db('projects').where({ id: project.id }).update(changes);
+  if (branch) await protectDefaultBranch(deps.db, fresh, branch);
+  await recordUserActivity(deps, user);
+
+  // Later issues: push events (one per ref, GitLab's EventCreateService#push) and the
+  // refresh of open merge requests of the pushed source branches.
+
+  refreshStatisticsLater(deps, project.id);
+}
+
+const refreshing = new Map<number, { again: boolean; done: Promise<void> }>();
+
+/** Refreshes a project's statistics in the background; a request meanwhile reruns it once. */
+export function refreshStatisticsLater(deps: Deps, projectId: number): void {
+  const running = refreshing.get(projectId);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const state = { again: true, done: Promise.resolve() };
+  state.done = (async () => {
+    try {
+      while (state.again) {
+        state.again = false;
+        const row = await deps.db('projects').where({ id: projectId }).first();
+        if (!row) return;
+        const namespace = await deps.db('namespaces').where({ id: row.namespace_id }).first();
+        await refreshStatistics(deps, { ...row, namespace });
+      }
+    } catch (err) {
+      deps.log.warn({ err, project: projectId }, 'statistics refresh failed'); // the next push retries
+    } finally {
+      refreshing.delete(projectId);
+    }
+  })();
+  refreshing.set(projectId, state);
+}
+
+/** Resolves when no statistics refresh of the project is running (tests, shutdown). */
+export async function statisticsSettled(projectId: number): Promise<void> {
+  for (let r = refreshing.get(projectId); r; r = refreshing.get(projectId)) await r.done;
+}
+
+/**
+ * The default branch for a project whose repository had no branch before this push (every
+ * branch it has now was created by it): HEAD's branch when it was pushed, else the first
+ * pushed branch. Null when the project already has a default branch that exists.
+ */
+async function firstDefaultBranch(deps: Deps, project: ProjectWithNamespace, gitdir: string, updates: PushedRef[]): Promise<string | null> {
+  const created = updates.filter((u) => u.ref.startsWith(BRANCH) && blank(u.oldOid) && !blank(u.newOid)).map((u) => u.ref.slice(BRANCH.length));
+  if (!created.length) return null;
+  const heads = await listBranchHeads(gitdir);
+  if (project.default_branch && heads.has(project.default_branch)) return null;
+  if ([...heads.keys()].some((b) => !created.includes(b))) return null; // not empty before: leave it to the owner
+  const head = await headBranch(gitdir);
+  if (head && created.includes(head) && heads.has(head)) return head;
+  return created.find((b) => heads.has(b)) ?? null;
+}
+
+async function headBranch(gitdir: string): Promise<string | null> {
+  try {
+    const text = (await fs.promises.readFile(path.join(gitdir, 'HEAD'), 'utf8')).trim();
+    return text.startsWith(`ref: ${BRANCH}`) ? text.slice(`ref: ${BRANCH}`.length) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** GitLab's Users::ActivityService: `last_activity_on`, at most one write a day. */
+export async function recordUserActivity(deps: Deps, user: UserRow | null): Promise<void> {
+  if (!user) return;
+  const today = now().slice(0, 10);
+  if (user.last_activity_on === today) return;
+  await deps.db('users').where({ id: user.id }).update({ last_activity_on: today });
+}

@@ -1,0 +1,40 @@
+// The per-ref checks of a push (GitLab's ChangeAccess, implemented by policy/branches.ts
+// `checkRefUpdate`), decided from the command list before git receives the pack. Only one
+// fact needs the pushed objects: whether an update of a protected branch is a force push.
+// For those refs both verdicts are computed here and the pre-receive hook picks one with
+// `git merge-base --is-ancestor` (see hooks.ts). GitLab refuses the whole push at the first
+// failing change, in command order; the hook does the same with the lines in that order.
+import type { Conn } from '../store/db.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ProjectAccess } from '../policy/projects.js';
+import { checkRefUpdate, type RefUpdate } from '../policy/branches.js';
+import { isZero, type RefCommand } from './pktline.js';
+import type { HookCheck } from './hooks.js';
+
+/**
+ * The hook's checks for `commands`: one line per ref whose outcome is a refusal or depends
+ * on force, up to the first certain refusal (nothing after it can matter).
+ */
+export async function pushChecks(
+  db: Conn,
+  user: UserRow,
+  project: ProjectWithNamespace,
+  access: ProjectAccess,
+  commands: RefCommand[],
+  emptyRepo: boolean,
+): Promise<HookCheck[]> {
+  const out: HookCheck[] = [];
+  for (const c of commands) {
+    const update: RefUpdate = { ref: c.ref, oldOid: c.oldOid, newOid: c.newOid, isForce: false, emptyRepo };
+    const plain = await checkRefUpdate(db, user, project, access, update);
+    // Only an update (neither creation nor deletion) of a branch can be a force push.
+    const mayBeForced = c.ref.startsWith('refs/heads/') && !isZero(c.oldOid) && !isZero(c.newOid);
+    const forced = mayBeForced ? await checkRefUpdate(db, user, project, access, { ...update, isForce: true }) : plain;
+    const otherwise = plain.allowed ? '' : plain.message;
+    const ifForced = forced.allowed ? '' : forced.message;
+    if (!otherwise && !ifForced) continue;
+    out.push({ oldOid: c.oldOid, newOid: c.newOid, forced: ifForced, otherwise });
+    if (otherwise && ifForced) break; // refused either way
+  }
+  return out;
+}

@@ -1,0 +1,218 @@
+// git smart HTTP at `{external_url}/<namespace path>/<project>.git`: clone, fetch and push.
+//
+//   GET  …/info/refs?service=git-upload-pack|git-receive-pack   the ref advertisement
+//   POST …/git-upload-pack                                      fetch negotiation → pack
+//   POST …/git-receive-pack                                     commands + pack → report
+//
+// The pack work is done by the real git (`upload-pack`/`receive-pack --stateless-rpc`), as
+// GitLab does underneath. Correctness: git itself speaks every protocol detail clients use
+// (v0 and v2 via the Git-Protocol header, shallow and deepen, partial clone filters, thin
+// packs, side-band, ref locking with compare-and-swap so two pushes to one branch never
+// lose a commit), where a reimplementation would be forever catching up. Speed: git's pack
+// code reuses deltas and streams, with no pack ever held in memory here. Wharf only does
+// what GitLab's Rails and hooks did: authenticate, authorise, check each ref of a push
+// (push_checks.ts, hooks.ts) and the post-push work (services/after_push.ts).
+import type Koa from 'koa';
+import type { Readable } from 'node:stream';
+import type { Deps } from '../deps.js';
+import type { ProjectWithNamespace } from '../store/rows.js';
+import type { ProjectAccess } from '../policy/projects.js';
+import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
+import { listBranchHeads } from '../git/refs.js';
+import { afterPush, recordUserActivity } from '../services/after_push.js';
+import { authenticate, checkAccess, GitHttpError, type GitActor, type GitService } from './git_access.js';
+import { CommandListReader, FLUSH, pkt, PktFramingChecker, type CommandList } from './pktline.js';
+import { decodedBody, readHead, UnsupportedEncoding } from './body.js';
+import { BadRequestBody, runService, type ServiceRun } from './spawn.js';
+import { pushChecks } from './push_checks.js';
+import { hooksPath, PushDir } from './hooks.js';
+
+const GIT_PATH = /^\/(.+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+// GitLab redirects the handshake of a URL without `.git` (only with no query, or a service).
+const BARE_INFO_REFS = /^\/(.+)\/([^/]+)\/info\/refs$/;
+const HANDSHAKE_QUERY = /^(|service=git-(upload|receive)-pack)$/;
+
+/** The command list of a push may be long (a mirror push of many tags), not unbounded. */
+const MAX_COMMAND_LIST = 32 * 1024 * 1024;
+
+const NO_CACHE = {
+  Expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
+  Pragma: 'no-cache',
+  'Cache-Control': 'no-cache, max-age=0, must-revalidate',
+};
+
+interface GitRequest {
+  project: ProjectWithNamespace;
+  actor: GitActor;
+  access: ProjectAccess;
+  service: GitService;
+  gitdir: string;
+}
+
+/** Mounted before the API and its body parser: git bodies are streams, never parsed here. */
+export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) return next();
+    const m = GIT_PATH.exec(ctx.path);
+    if (!m) return redirectBare(deps, ctx, next);
+    const [, rawNamespace, rawProject, action] = m;
+    const method = action === 'info/refs' ? 'GET' : 'POST';
+    if (ctx.method !== method && !(method === 'GET' && ctx.method === 'HEAD')) return next();
+    let fullPath: string;
+    try {
+      fullPath = `${decodeURIComponent(rawNamespace)}/${decodeURIComponent(rawProject)}`;
+    } catch {
+      return next();
+    }
+    const service = action === 'info/refs' ? queryService(ctx) : action;
+    try {
+      const project = await findProjectByIdOrPath(deps.db, fullPath);
+      const actor = await authenticate(deps, ctx.get('authorization') || undefined, project, service);
+      const access = await checkAccess(deps, actor, project, service);
+      const req: GitRequest = {
+        project: project!,
+        actor,
+        access,
+        service: service as GitService,
+        gitdir: deps.repos.pathFor(fullPathOf(project!)),
+      };
+      if (action === 'info/refs') await advertise(deps, ctx, req);
+      else await serve(deps, ctx, req);
+    } catch (err) {
+      if (!(err instanceof GitHttpError) || ctx.headerSent) throw err;
+      ctx.status = err.status;
+      ctx.set(err.headers);
+      ctx.type = 'text/plain';
+      ctx.body = err.body;
+    }
+  };
+}
+
+function queryService(ctx: Koa.Context): string | undefined {
+  const s = (ctx.state.query as Record<string, unknown> | undefined)?.service ?? ctx.query.service;
+  return typeof s === 'string' ? s : undefined;
+}
+
+async function redirectBare(deps: Deps, ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  const m = BARE_INFO_REFS.exec(ctx.path);
+  if (!m || ctx.method !== 'GET' || !HANDSHAKE_QUERY.test(ctx.querystring)) return next();
+  // Unlike GitLab, without looking the project up: a redirect must not reveal a private one.
+  ctx.redirect(`${deps.urls.base}/${m[1]}/${m[2]}.git/info/refs${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+}
+
+/** git's environment: the server's, minus GIT_* that would redirect it, plus the protocol. */
+function gitEnv(ctx: Koa.Context, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+  const protocol = ctx.get('git-protocol');
+  if (protocol && /^[A-Za-z0-9=:._-]{1,200}$/.test(protocol)) env.GIT_PROTOCOL = protocol;
+  return { ...env, ...extra };
+}
+
+function serviceArgs(service: GitService, gitdir: string, extra: string[]): string[] {
+  // Partial clone: let clients ask for `--filter=blob:none` and the like.
+  const config = service === 'git-upload-pack' ? ['-c', 'uploadpack.allowFilter=true'] : [];
+  return [...config, service.slice(4), '--stateless-rpc', ...extra, gitdir];
+}
+
+function baseRun(deps: Deps, ctx: Koa.Context, req: GitRequest): Pick<ServiceRun, 'res' | 'redact' | 'killOnDisconnect'> {
+  ctx.respond = false;
+  const root = deps.repos.root;
+  return {
+    res: ctx.res,
+    redact: (text) => text.split(req.gitdir).join(fullPathOf(req.project)).split(root).join(''),
+    killOnDisconnect: req.service === 'git-upload-pack',
+  };
+}
+
+async function advertise(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<void> {
+  const env = gitEnv(ctx);
+  // Protocol v2 has no `# service=` preamble (as git-http-backend).
+  const v2 = req.service === 'git-upload-pack' && /(^|:)version=2(:|$)/.test(env.GIT_PROTOCOL ?? '');
+  if (req.service === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
+  ctx.status = 200;
+  await runService({
+    ...baseRun(deps, ctx, req),
+    args: serviceArgs(req.service, req.gitdir, ['--advertise-refs']),
+    env,
+    input: null,
+    headers: { 'Content-Type': `application/x-${req.service}-advertisement`, ...NO_CACHE },
+    prefix: v2 ? undefined : Buffer.concat([pkt(`# service=${req.service}\n`), FLUSH]),
+  });
+}
+
+async function serve(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<void> {
+  const expected = `application/x-${req.service}-request`;
+  if ((ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase() !== expected) {
+    // As git-http-backend: also keeps browsers' cross-site form posts away from pushes.
+    throw new GitHttpError(415, `Unsupported Media Type: expected ${expected}\n`);
+  }
+  let input: Readable;
+  try {
+    input = decodedBody(ctx.req);
+  } catch (err) {
+    if (err instanceof UnsupportedEncoding) throw new GitHttpError(415, `${err.message}\n`);
+    throw err;
+  }
+  try {
+    if (req.service === 'git-upload-pack') await uploadPack(deps, ctx, req, input);
+    else await receivePack(deps, ctx, req, input);
+  } catch (err) {
+    if (err instanceof BadRequestBody) throw new GitHttpError(400, `${err.message}\n`);
+    throw err;
+  }
+}
+
+async function uploadPack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: Readable): Promise<void> {
+  // A fetch request is pkt-lines throughout: the first one is checked before git starts,
+  // the rest as it streams by.
+  const checker = new PktFramingChecker();
+  const { head } = await readHead(input, (chunk) => (checker.feed(chunk), checker.packets > 0 ? true : null), MAX_COMMAND_LIST);
+  ctx.status = 200;
+  await runService({
+    ...baseRun(deps, ctx, req),
+    args: serviceArgs(req.service, req.gitdir, []),
+    env: gitEnv(ctx),
+    input,
+    head,
+    inspect: {
+      feed: (chunk) => checker.feed(chunk),
+      end: () => checker.end(),
+    },
+    headers: { 'Content-Type': 'application/x-git-upload-pack-result', ...NO_CACHE },
+  });
+}
+
+async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: Readable): Promise<void> {
+  const reader = new CommandListReader();
+  const { value: list, head } = await readHead<CommandList>(input, (chunk) => reader.feed(chunk), MAX_COMMAND_LIST);
+  const user = req.actor.user!; // checkAccess refuses anonymous pushes
+  let checks: Awaited<ReturnType<typeof pushChecks>> = [];
+  if (list.commands.length) {
+    const emptyRepo = (await listBranchHeads(req.gitdir)).size === 0;
+    checks = await pushChecks(deps.db, user, req.project, req.access, list.commands, emptyRepo);
+  }
+  const hooks = hooksPath(); // throws (a 500) if hooks cannot run: never push unchecked
+  const dir = await PushDir.create(checks);
+  try {
+    ctx.status = 200;
+    await runService({
+      ...baseRun(deps, ctx, req),
+      args: ['-c', `core.hooksPath=${hooks}`, ...serviceArgs(req.service, req.gitdir, [])],
+      env: gitEnv(ctx, { WHARF_PUSH_DIR: dir.dir }),
+      input,
+      head,
+      headers: { 'Content-Type': 'application/x-git-receive-pack-result', ...NO_CACHE },
+      beforeEnd: async () => {
+        // Refs that moved are final whatever the client does now: always follow them up.
+        try {
+          await afterPush(deps, req.project, user, await dir.pushed());
+        } catch (err) {
+          deps.log.error({ err, project: req.project.id }, 'after-push work failed');
+        }
+      },
+    });
+  } finally {
+    await dir.remove();
+  }
+}
