@@ -16,7 +16,7 @@ import { IndexError, TreeIndex } from '../git/tree_index.js';
 import { blankIdent, cleanIdent, ObjectBatch, type Signature } from '../git/writer.js';
 import { listBranchHeads, RefMovedError, updateRef } from '../git/refs.js';
 import { withRepoLock } from '../git/lock.js';
-import { lastCommitForPath } from '../git/history.js';
+import { lastCommitFor } from '../git/log.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { refreshStatistics } from './statistics.js';
 import { protectDefaultBranch } from './protected_branches.js';
@@ -113,7 +113,7 @@ export async function commitFiles(deps: Deps, loaded: LoadedProject, req: Commit
   const reader = new RepoReader(gitdir);
   const baseTree = base ? (await reader.commit(base)).tree : null;
 
-  if (base) await checkLastCommits(gitdir, base, req);
+  if (base) await checkLastCommits(reader, base, req);
 
   const index = new TreeIndex(gitdir, baseTree);
   for (const action of req.actions) await apply(index, action);
@@ -184,7 +184,7 @@ export async function afterWrite(deps: Deps, project: ProjectWithNamespace, newD
 }
 
 /** GitLab's `file_has_changed?`: the last commit of the path on the start branch must match. */
-async function checkLastCommits(gitdir: string, base: string, req: CommitRequest): Promise<void> {
+async function checkLastCommits(reader: RepoReader, base: string, req: CommitRequest): Promise<void> {
   for (const action of req.actions) {
     if (!('lastCommitId' in action) || action.lastCommitId === undefined) continue;
     const path = action.action === 'move' ? action.previousPath : action.filePath;
@@ -194,7 +194,7 @@ async function checkLastCommits(gitdir: string, base: string, req: CommitRequest
     } catch {
       continue; // the action itself reports the bad path
     }
-    const last = await lastCommitForPath(gitdir, base, segments);
+    const last = await lastCommitFor(reader, base, segments.join('/'));
     if (last && last !== action.lastCommitId) throw badRequest(req.staleMessage(action));
   }
 }
