@@ -112,11 +112,16 @@ async function mergeBaseCandidates(reader: RepoReader, a: string, b: string): Pr
 }
 
 export async function mergeBase(gitdir: string, a: string, b: string): Promise<string | null> {
-  const candidates = await mergeBaseCandidates(new RepoReader(gitdir), a, b).catch(() => null);
+  const reader = new RepoReader(gitdir);
+  const candidates = await mergeBaseCandidates(reader, a, b).catch(() => null);
   if (candidates && candidates.length <= 1) return candidates[0] ?? null;
   // Several candidates (criss-cross merges): isomorphic-git removes the redundant ones.
   const bases = (await git.findMergeBase({ fs, gitdir, oids: [a, b], cache: cacheFor(gitdir) })) as string[];
-  return bases[0] ?? null;
+  if (bases.length <= 1) return bases[0] ?? null;
+  // git (and libgit2, which GitLab asked) lists the merge bases newest commit date first and
+  // answers the first; isomorphic-git's order is its own.
+  const dated = await Promise.all(bases.map(async (oid) => ({ oid, t: (await reader.commit(oid)).committer.timestamp })));
+  return dated.reduce((best, c) => (c.t > best.t ? c : best)).oid;
 }
 
 /** Compares two resolved commits. */
