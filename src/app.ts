@@ -21,6 +21,8 @@ import { branchesRouter } from './api/branches.js';
 import { compareRouter } from './api/compare.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { protectedBranchesRouter } from './api/protected_branches.js';
+import { labelsRouter } from './api/labels.js';
+import { milestonesRouter } from './api/milestones.js';
 
 export const API_PREFIX = '/api/v4';
 
@@ -28,6 +30,7 @@ export const API_PREFIX = '/api/v4';
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
   repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter, protectedBranchesRouter,
+  labelsRouter, milestonesRouter,
 ];
 
 export function buildApp(deps: Deps): Koa {

@@ -115,7 +115,11 @@ export type ProjectAbility =
   | 'archive_project'
   | 'change_visibility_level'
   | 'push_code'
-  | 'admin_custom_attributes';
+  | 'admin_custom_attributes'
+  | 'read_label'
+  | 'admin_label'
+  | 'read_milestone'
+  | 'admin_milestone';
 
 const MIN_LEVEL: Record<ProjectAbility, number> = {
   read_project: GUEST,
@@ -129,10 +133,14 @@ const MIN_LEVEL: Record<ProjectAbility, number> = {
   archive_project: OWNER,
   change_visibility_level: OWNER,
   admin_custom_attributes: Number.POSITIVE_INFINITY, // admins only
+  read_label: GUEST,
+  admin_label: REPORTER,
+  read_milestone: GUEST,
+  admin_milestone: DEVELOPER, // not reporter: GitLab 10.8's ProjectPolicy
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectAbility>(['read_project', 'read_members', 'download_code']);
+const OPEN_ABILITIES = new Set<ProjectAbility>(['read_project', 'read_members', 'download_code', 'read_label', 'read_milestone']);
 
 export function can(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, ability: ProjectAbility): boolean {
   if (isAdmin(user)) return true;
