@@ -1,4 +1,4 @@
-// Drives the real server with Debian's python-gitlab 3.12 (test/interop/python/foundation.py).
+// Drives the real server with Debian's python-gitlab 3.12 (the scripts in test/interop/python/).
 // Needs /usr/bin/python3 with the `gitlab` module: `make system-deps` installs python3-gitlab.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -8,8 +8,8 @@ import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 
 // The interpreter that has Debian's python3-gitlab; the `python3` on PATH may be another one.
 const PYTHON = '/usr/bin/python3';
-// Compiled to dist/test/interop/; the script stays in the source tree.
-const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/interop/python/foundation.py');
+// Compiled to dist/test/interop/; the scripts stay in the source tree.
+const SCRIPTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/interop/python');
 
 interface Run {
   code: number | null;
@@ -18,9 +18,9 @@ interface Run {
   stderr: string;
 }
 
-function runScript(env: Record<string, string>, timeoutMs: number): Promise<Run> {
+function runScript(script: string, env: Record<string, string>, timeoutMs: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [SCRIPT], {
+    const child = spawn(PYTHON, [path.join(SCRIPTS, script)], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -51,10 +51,18 @@ describe('interop: python-gitlab 3.12', function () {
   after(async () => s?.close());
 
   it('runs the foundation script: auth, users, impersonation, groups, projects, members, pagination', async () => {
-    const run = await runScript({ WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN }, 100_000);
+    await expectScriptPasses('foundation.py', 100_000);
+  });
+
+  it('runs the labels and milestones managers', async () => {
+    await expectScriptPasses('labels_milestones.py', 60_000);
+  });
+
+  async function expectScriptPasses(script: string, timeoutMs: number): Promise<void> {
+    const run = await runScript(script, { WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN }, timeoutMs);
     const report =
-      `foundation.py exited with ${run.code ?? run.signal}\n` + `--- stdout ---\n${run.stdout}` + `--- stderr ---\n${run.stderr}`;
+      `${script} exited with ${run.code ?? run.signal}\n` + `--- stdout ---\n${run.stdout}` + `--- stderr ---\n${run.stderr}`;
     if (process.env.WHARF_INTEROP_VERBOSE) console.log(report);
     expect(run.code, report).to.equal(0);
-  });
+  }
 });
