@@ -23,6 +23,7 @@ import { gitHttpMiddleware } from './transport/router.js';
 import { protectedBranchesRouter } from './api/protected_branches.js';
 import { labelsRouter } from './api/labels.js';
 import { milestonesRouter } from './api/milestones.js';
+import { issuesRouter } from './api/issues.js';
 
 export const API_PREFIX = '/api/v4';
 
@@ -30,7 +31,7 @@ export const API_PREFIX = '/api/v4';
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
   repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter, protectedBranchesRouter,
-  labelsRouter, milestonesRouter,
+  labelsRouter, milestonesRouter, issuesRouter,
 ];
 
 export function buildApp(deps: Deps): Koa {

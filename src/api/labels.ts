@@ -35,7 +35,7 @@ const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null
 /** Renders a page of labels with their counts and the user's subscriptions, batch-loaded. */
 export async function presentLabels(db: Conn, user: UserRow, rows: LabelRow[]): Promise<LabelEntity[]> {
   const ids = rows.map((r) => r.id);
-  const [counts, subscribed] = await Promise.all([labelCounts(db, ids), subscribedLabelIds(db, user.id, ids)]);
+  const [counts, subscribed] = await Promise.all([labelCounts(db, ids, user), subscribedLabelIds(db, user.id, ids)]);
   return rows.map((r) => labelEntity(r, counts.get(r.id)!, subscribed.has(r.id)));
 }
 

@@ -114,7 +114,7 @@ export function milestonesRouter(deps: Deps): Router {
     router.get(`${ITEM}/${kind}`, async (ctx) => {
       const { project, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
       const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
-      ctx.body = await milestoneIssuables(ctx, milestone, kind);
+      ctx.body = await milestoneIssuables(ctx, db, deps.urls, milestone, kind);
     });
   }
 

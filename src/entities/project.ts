@@ -86,6 +86,8 @@ interface Batch {
   forkedFrom: Map<number, ProjectWithNamespace>;
   projectMembers: Map<number, MemberRow>;
   groupMembers: Map<number, MemberRow>;
+  /** Open, non-confidential issues per project (GitLab's OpenIssuesCountService). */
+  openIssues: Map<number, number>;
 }
 
 async function loadBatch(db: Conn, user: UserRow | null, projects: ProjectWithNamespace[], opts: PresentOptions, full: boolean): Promise<Batch> {
@@ -94,7 +96,7 @@ async function loadBatch(db: Conn, user: UserRow | null, projects: ProjectWithNa
   const ownerIds = [...new Set(projects.filter((p) => p.namespace.kind === 'user').map((p) => p.namespace.owner_id!))];
   const forkedFromIds = [...new Set(projects.map((p) => p.forked_from_id).filter((x): x is number => x !== null))];
   const groupIds = [...new Set(projects.filter((p) => p.namespace.kind === 'group').map((p) => p.namespace_id))];
-  const [forkRows, owners, links, stats, attributes, forkedFromRows, projectMembers, groupMembers] = await Promise.all([
+  const [forkRows, owners, links, stats, attributes, forkedFromRows, projectMembers, groupMembers, openIssueRows] = await Promise.all([
     db('projects').select('forked_from_id').count({ n: '*' }).whereIn('forked_from_id', ids).groupBy('forked_from_id'),
     full && ownerIds.length ? db('users').whereIn('id', ownerIds) : none,
     full
@@ -112,6 +114,9 @@ async function loadBatch(db: Conn, user: UserRow | null, projects: ProjectWithNa
       : none,
     opts.view === 'withAccess' && user && groupIds.length
       ? db('members').where({ source_type: 'group', user_id: user.id }).whereNull('requested_at').whereIn('source_id', groupIds)
+      : none,
+    full
+      ? db('issues').select('project_id').count({ n: '*' }).whereIn('project_id', ids).where({ state: 'opened', confidential: false }).groupBy('project_id')
       : none,
   ]);
   const forkedFrom = await withNamespaces(db, forkedFromRows as ProjectRow[]);
@@ -133,6 +138,7 @@ async function loadBatch(db: Conn, user: UserRow | null, projects: ProjectWithNa
     forkedFrom: new Map(forkedFrom.map((p) => [p.id, p])),
     projectMembers: new Map((projectMembers as MemberRow[]).map((m) => [m.source_id, m])),
     groupMembers: new Map((groupMembers as MemberRow[]).map((m) => [m.source_id, m])),
+    openIssues: new Map((openIssueRows as { project_id: number; n: number | string }[]).map((r) => [r.project_id, Number(r.n)])),
   };
 }
 
@@ -206,8 +212,8 @@ export async function presentProjects(
       ...(forkedFrom ? { forked_from_project: basicDetails(deps, forkedFrom, 0) } : {}),
       import_status: p.import_status,
       ...(o.canAdmin ? { import_error: p.import_error } : {}),
-      // Issues arrive with the issues API; until then a project has none open.
-      ...(p.issues_enabled ? { open_issues_count: 0 } : {}),
+        // Confidential issues are not counted, so the number exposes nothing.
+      ...(p.issues_enabled ? { open_issues_count: batch.openIssues.get(p.id) ?? 0 } : {}),
       ...(o.canAdmin ? { runners_token: p.runners_token } : {}),
       public_jobs: !!p.public_jobs,
       ci_config_path: p.ci_config_path,

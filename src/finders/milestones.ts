@@ -4,7 +4,12 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import { paginateArray } from '../http/pagination.js';
+import { paginate, paginateArray } from '../http/pagination.js';
+import type { Urls } from '../http/urls.js';
+import { currentUser } from '../http/auth.js';
+import { whereConfidentialVisible } from '../policy/issues.js';
+import { issueBasic } from '../entities/issue.js';
+import { loadIssueExtras, type IssueRow } from './issues.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
 
 export interface MilestoneRow {
@@ -49,10 +54,29 @@ export async function findMilestone(db: Conn, projectId: number, id: number): Pr
 
 /**
  * One page of the milestone's issues (IssueBasic) or merge requests (MergeRequestBasic), as
- * the current user may see them. Empty until issues and merge requests exist: the issues and
- * merge-request work of issue 4 fills this in with the issue finder (milestone title, label
- * priority order, confidential issues hidden from those who may not see them).
+ * the current user may see them (confidential issues hidden from those who may not), by label
+ * priority (the highest-priority label first, unprioritised last), newest first among equals.
+ * Merge requests do not exist yet: that list is empty.
  */
-export async function milestoneIssuables(ctx: Koa.Context, _milestone: MilestoneRow, _kind: 'issues' | 'merge_requests'): Promise<unknown[]> {
-  return paginateArray(ctx, []);
+export async function milestoneIssuables(
+  ctx: Koa.Context,
+  db: Conn,
+  urls: Urls,
+  milestone: MilestoneRow,
+  kind: 'issues' | 'merge_requests',
+): Promise<unknown[]> {
+  if (kind === 'merge_requests') return paginateArray(ctx, []);
+  const query = db('issues as i')
+    .select('i.*')
+    .join('projects as p', 'p.id', 'i.project_id')
+    .where({ 'i.project_id': milestone.project_id, 'i.milestone_id': milestone.id, 'p.issues_enabled': true })
+    .orderByRaw(
+      "(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = 'issue' AND ll.target_id = i.id) IS NULL",
+    )
+    .orderByRaw("(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = 'issue' AND ll.target_id = i.id)")
+    .orderBy('i.id', 'desc');
+  whereConfidentialVisible(query, db, currentUser(ctx), 'i');
+  const rows = await paginate<IssueRow>(ctx, db, query);
+  const extras = await loadIssueExtras(db, rows);
+  return rows.map((row) => issueBasic(row, extras, urls));
 }

@@ -7,6 +7,8 @@ import { conflict, validationError } from '../http/errors.js';
 import { now } from '../store/time.js';
 import { isUniqueViolation } from './members.js';
 import { COLOR_NAMES } from './label_colors.js';
+import type { UserRow } from '../store/rows.js';
+import { whereConfidentialVisible } from '../policy/issues.js';
 
 export interface LabelRow {
   id: number;
@@ -78,12 +80,27 @@ export interface LabelCounts {
 }
 
 /**
- * Issue and merge request counts of a page of labels, as the given user may see them.
- * Zeros until issues and merge requests exist: the issues work of issue 4 replaces this with
- * one grouped query over label links (confidential issues counted only for those who see them).
+ * Issue and merge request counts of a page of labels, as the given user may see them: one
+ * grouped query over the label links, confidential issues counted only for those who may see
+ * them. Merge requests do not exist yet (zero).
  */
-export async function labelCounts(_db: Conn, labelIds: number[]): Promise<Map<number, LabelCounts>> {
-  return new Map(labelIds.map((id) => [id, { open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 }]));
+export async function labelCounts(db: Conn, labelIds: number[], user: UserRow | null = null): Promise<Map<number, LabelCounts>> {
+  const counts = new Map(labelIds.map((id) => [id, { open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 }]));
+  if (labelIds.length === 0) return counts;
+  const q = db('label_links as ll')
+    .join('issues as i', 'i.id', 'll.target_id')
+    .where('ll.target_type', 'issue')
+    .whereIn('ll.label_id', labelIds)
+    .groupBy('ll.label_id', 'i.state')
+    .select('ll.label_id', 'i.state')
+    .count({ n: '*' });
+  whereConfidentialVisible(q, db, user, 'i');
+  for (const r of (await q) as { label_id: number; state: string; n: number | string }[]) {
+    const c = counts.get(r.label_id)!;
+    if (r.state === 'opened') c.open_issues_count = Number(r.n);
+    else if (r.state === 'closed') c.closed_issues_count = Number(r.n);
+  }
+  return counts;
 }
 
 /** Which of these labels the user is subscribed to: one query for the whole page. */

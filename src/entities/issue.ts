@@ -1,0 +1,84 @@
+// GitLab 10.8's IssueBasic (lists) and Issue (single, create, edit: adds `_links` and
+// `subscribed`), in its key order. A deleted author shows as GitLab's Ghost User; a deleted
+// closer as no closed_by. Votes are zero until award emoji exist.
+import type { Urls } from '../http/urls.js';
+import type { UserRow } from '../store/rows.js';
+import type { IssueExtras, IssueRow } from '../finders/issues.js';
+import { avatarUrl, userBasic } from './user.js';
+import { milestoneEntity } from './milestone.js';
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 8 * HOUR; // GitLab's time tracking: 8-hour days, 5-day weeks
+const WEEK = 5 * DAY;
+const MONTH = 4 * WEEK;
+
+/** GitLab's human time ("1h 30m", "1w 2d"); null for zero. */
+export function humanTime(seconds: number): string | null {
+  if (!seconds) return null;
+  const sign = seconds < 0 ? '-' : '';
+  let rest = Math.abs(seconds);
+  const parts: string[] = [];
+  for (const [unit, size] of [['mo', MONTH], ['w', WEEK], ['d', DAY], ['h', HOUR], ['m', MINUTE], ['s', 1]] as const) {
+    const n = Math.floor(rest / size);
+    if (n) parts.push(`${n}${unit}`);
+    rest -= n * size;
+  }
+  return sign + parts.join(' ');
+}
+
+function ghost(urls: Urls) {
+  return { id: 0, name: 'Ghost User', username: 'ghost', state: 'active', avatar_url: avatarUrl({ avatar_url: null, email: 'ghost@example.com' }), web_url: urls.user('ghost') };
+}
+
+export function issueBasic(row: IssueRow, extras: IssueExtras, urls: Urls) {
+  const user = (id: number | null) => (id === null ? undefined : extras.users.get(id));
+  const basic = (u: UserRow) => userBasic(u, urls);
+  const assignees = (extras.assignees.get(row.id) ?? []).map(user).filter((u): u is UserRow => !!u).map(basic);
+  const author = user(row.author_id);
+  const closer = user(row.closed_by_id);
+  const milestone = row.milestone_id === null ? undefined : extras.milestones.get(row.milestone_id);
+  return {
+    id: row.id,
+    iid: row.iid,
+    project_id: row.project_id,
+    title: row.title,
+    description: row.description,
+    state: row.state,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    closed_at: row.closed_at,
+    closed_by: closer ? basic(closer) : null,
+    labels: extras.labels.get(row.id) ?? [],
+    milestone: milestone ? milestoneEntity(milestone) : null,
+    assignees,
+    author: author ? basic(author) : ghost(urls),
+    assignee: assignees[0] ?? null,
+    user_notes_count: row.user_notes_count,
+    upvotes: 0,
+    downvotes: 0,
+    due_date: row.due_date,
+    confidential: !!row.confidential,
+    discussion_locked: row.discussion_locked === null ? null : !!row.discussion_locked,
+    web_url: urls.web(`${extras.projectPaths.get(row.project_id)}/issues/${row.iid}`),
+    time_stats: {
+      time_estimate: row.time_estimate,
+      total_time_spent: row.total_time_spent,
+      human_time_estimate: humanTime(row.time_estimate),
+      human_total_time_spent: humanTime(row.total_time_spent),
+    },
+  };
+}
+
+export function issueEntity(row: IssueRow, extras: IssueExtras, urls: Urls, subscribed: boolean) {
+  return {
+    ...issueBasic(row, extras, urls),
+    _links: {
+      self: urls.apiProject(row.project_id, `/issues/${row.iid}`),
+      notes: urls.apiProject(row.project_id, `/issues/${row.iid}/notes`),
+      award_emoji: urls.apiProject(row.project_id, `/issues/${row.iid}/award_emoji`),
+      project: urls.apiProject(row.project_id),
+    },
+    subscribed,
+  };
+}

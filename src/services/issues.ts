@@ -1,0 +1,169 @@
+// Creating, changing and deleting issues (GitLab 10.8's Issues::CreateService, UpdateService,
+// Close/ReopenService and IssuableBaseService#filter_params). The caller has checked the
+// permissions and passes only what the user may set; this module applies GitLab's quiet
+// filtering of the values themselves: a milestone not of the project is unset, only the first
+// assignee is kept (CE), unknown labels are created only when `createLabels` is allowed.
+import type { Conn, Tx } from '../store/db.js';
+import type { UserRow } from '../store/rows.js';
+import { validationError } from '../http/errors.js';
+import { nextIid } from '../store/iids.js';
+import { now } from '../store/time.js';
+import { findIssue, type IssueRow } from '../finders/issues.js';
+import { DEFAULT_COLOR, sanitizeTitle } from './labels.js';
+
+const MAX_TITLE = 255;
+
+export interface IssueInput {
+  title?: string;
+  description?: string | null;
+  confidential?: boolean;
+  /** Already cut to those who may read the issues; [] unassigns. */
+  assigneeIds?: number[];
+  /** null unassigns; an id not of the project unsets too. */
+  milestoneId?: number | null;
+  /** Comma-separated titles; '' removes every label. */
+  labels?: string;
+  dueDate?: string | null;
+  discussionLocked?: boolean | null;
+  createdAt?: string;
+  updatedAt?: string;
+  stateEvent?: 'close' | 'reopen';
+}
+
+export interface IssueOptions {
+  /** The user may create missing labels (admin_label). */
+  createLabels: boolean;
+}
+
+function titleErrors(title: string): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (title.trim() === '') errors.title = ["can't be blank"];
+  else if (title.length > MAX_TITLE) errors.title = [`is too long (maximum is ${MAX_TITLE} characters)`];
+  return errors;
+}
+
+async function projectMilestone(tx: Conn, projectId: number, id: number | null): Promise<number | null> {
+  if (id === null) return null;
+  const row = await tx('milestones').where({ project_id: projectId, id }).first('id');
+  return row ? id : null;
+}
+
+/** The ids of the labels titled in `list`, created (default colour) when allowed. */
+async function labelIds(tx: Tx, projectId: number, list: string, create: boolean): Promise<number[]> {
+  const ids: number[] = [];
+  for (const raw of list.split(',')) {
+    const title = raw.trim();
+    if (title === '') continue;
+    const found = await tx('labels').where({ project_id: projectId, title }).first('id');
+    if (found) {
+      ids.push(found.id);
+      continue;
+    }
+    if (!create) continue;
+    // An invalid new label is dropped, as GitLab's FindOrCreateService returns nil for it.
+    const clean = sanitizeTitle(title).trim();
+    if (clean === '' || clean.length > MAX_TITLE) continue;
+    const existing = await tx('labels').where({ project_id: projectId, title: clean }).first('id');
+    if (existing) {
+      ids.push(existing.id);
+      continue;
+    }
+    const stamp = now();
+    const [row] = await tx('labels')
+      .insert({ project_id: projectId, title: clean, color: DEFAULT_COLOR, description: null, priority: null, created_at: stamp, updated_at: stamp })
+      .returning('id');
+    ids.push(typeof row === 'object' ? row.id : row);
+  }
+  return [...new Set(ids)];
+}
+
+async function setLabels(tx: Tx, issueId: number, ids: number[]): Promise<boolean> {
+  const current: { label_id: number }[] = await tx('label_links').where({ target_type: 'issue', target_id: issueId }).select('label_id');
+  const before = new Set(current.map((r) => r.label_id));
+  const after = new Set(ids);
+  const removed = [...before].filter((id) => !after.has(id));
+  const added = [...after].filter((id) => !before.has(id));
+  if (removed.length) await tx('label_links').where({ target_type: 'issue', target_id: issueId }).whereIn('label_id', removed).delete();
+  if (added.length) await tx('label_links').insert(added.map((label_id) => ({ target_type: 'issue', target_id: issueId, label_id })));
+  return removed.length + added.length > 0;
+}
+
+async function setAssignees(tx: Tx, issueId: number, ids: number[]): Promise<boolean> {
+  const current: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issueId }).select('user_id');
+  const before = current.map((r) => r.user_id).sort();
+  const after = [...new Set(ids)].sort();
+  if (before.length === after.length && before.every((id, i) => id === after[i])) return false;
+  await tx('issue_assignees').where({ issue_id: issueId }).delete();
+  if (after.length) await tx('issue_assignees').insert(after.map((user_id) => ({ issue_id: issueId, user_id })));
+  return true;
+}
+
+/** Creates an opened issue with the project's next issue iid, in one transaction. */
+export async function createIssue(db: Conn, projectId: number, author: UserRow, input: IssueInput, opts: IssueOptions): Promise<IssueRow> {
+  const title = input.title ?? '';
+  const errors = titleErrors(title);
+  if (Object.keys(errors).length) throw validationError(errors);
+  return db.transaction(async (tx) => {
+    const stamp = input.createdAt ?? now();
+    const iid = await nextIid(tx, projectId, 'issues');
+    await tx('issues').insert({
+      project_id: projectId,
+      iid,
+      title,
+      description: input.description ?? null,
+      state: 'opened',
+      author_id: author.id,
+      confidential: input.confidential ?? false,
+      discussion_locked: input.discussionLocked ?? null,
+      due_date: input.dueDate ?? null,
+      milestone_id: await projectMilestone(tx, projectId, input.milestoneId ?? null),
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    const issue = (await findIssue(tx, projectId, iid))!;
+    if (input.assigneeIds?.length) await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1));
+    if (input.labels !== undefined) await setLabels(tx, issue.id, await labelIds(tx, projectId, input.labels, opts.createLabels));
+    return issue;
+  });
+}
+
+/** Applies the change; updated_at moves only when something did (or as given). */
+export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, input: IssueInput, opts: IssueOptions): Promise<IssueRow> {
+  if (input.title !== undefined) {
+    const errors = titleErrors(input.title);
+    if (Object.keys(errors).length) throw validationError(errors);
+  }
+  return db.transaction(async (tx) => {
+    const values: Partial<IssueRow> = {};
+    if (input.title !== undefined) values.title = input.title;
+    if (input.description !== undefined) values.description = input.description;
+    if (input.confidential !== undefined) values.confidential = input.confidential;
+    if (input.dueDate !== undefined) values.due_date = input.dueDate;
+    if (input.discussionLocked !== undefined) values.discussion_locked = input.discussionLocked;
+    if (input.milestoneId !== undefined) values.milestone_id = await projectMilestone(tx, issue.project_id, input.milestoneId);
+    if (input.stateEvent === 'close' && issue.state === 'opened') {
+      Object.assign(values, { state: 'closed', closed_at: now(), closed_by_id: user.id });
+    } else if (input.stateEvent === 'reopen' && issue.state === 'closed') {
+      Object.assign(values, { state: 'opened', closed_at: null, closed_by_id: null });
+    }
+    const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v);
+    const changed = (Object.keys(values) as (keyof IssueRow)[]).filter((k) => norm(values[k]) !== norm(issue[k]));
+    let touched = changed.length > 0;
+    if (input.assigneeIds !== undefined) touched = (await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1))) || touched;
+    if (input.labels !== undefined) {
+      touched = (await setLabels(tx, issue.id, await labelIds(tx, issue.project_id, input.labels, opts.createLabels))) || touched;
+    }
+    if (touched || input.updatedAt !== undefined) {
+      await tx('issues').where({ id: issue.id }).update({ ...values, updated_at: input.updatedAt ?? now() });
+    }
+    return (await findIssue(tx, issue.project_id, issue.iid))!;
+  });
+}
+
+/** Removes the issue with its assignments and label links. */
+export async function deleteIssue(db: Conn, issue: IssueRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx('label_links').where({ target_type: 'issue', target_id: issue.id }).delete();
+    await tx('issues').where({ id: issue.id }).delete();
+  });
+}
