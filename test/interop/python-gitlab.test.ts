@@ -54,7 +54,7 @@ describe('interop: python-gitlab 3.12', function () {
     await expectScriptPasses('foundation.py', 100_000);
   });
 
-  it('runs the labels and milestones managers', async () => {
+  it('runs the label, milestone and issue managers', async () => {
     await expectScriptPasses('labels_milestones.py', 60_000);
   });
 

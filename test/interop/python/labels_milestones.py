@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""python-gitlab 3.12's label and milestone managers against a running Wharf, used as people use them.
+"""python-gitlab 3.12's label, milestone and issue managers against a running Wharf, used as people use them.
 
 Environment: WHARF_URL, WHARF_TOKEN (root's token). Exits 0, or prints the mismatch and exits 1.
 """
@@ -58,7 +58,30 @@ def main():
     got.delete()
     titles = [m.title for m in project.milestones.list(all=True)]
     expect(titles == ["v2.0"], f"after delete: {titles}")
-    print("ok labels and milestones")
+
+    # Issues: create with labels and a milestone, filter, edit, close, delete.
+    v2 = project.milestones.list(all=True)[0]
+    first = project.issues.create({"title": "It crashes", "labels": "defect,urgent", "milestone_id": v2.id})
+    second = project.issues.create({"title": "Add dark mode", "description": "please"})
+    expect((first.iid, second.iid) == (1, 2), f"issue iids: {first.iid}, {second.iid}")
+    expect(sorted(first.labels) == ["defect", "urgent"], f"issue labels: {first.labels}")
+    expect(first.milestone["title"] == "v2.0", f"issue milestone: {first.milestone}")
+    labelled = [i.iid for i in project.issues.list(labels=["defect"])]
+    expect(labelled == [1], f"issues labelled defect: {labelled}")
+    by_milestone = [i.iid for i in project.issues.list(milestone="v2.0")]
+    expect(by_milestone == [1], f"issues of v2.0: {by_milestone}")
+    issue = project.issues.get(2)
+    issue.state_event = "close"
+    issue.save()
+    expect(project.issues.get(2).state == "closed", "the issue did not close")
+    opened = [i.iid for i in project.issues.list(state="opened")]
+    expect(opened == [1], f"open issues: {opened}")
+    mine = [i.iid for i in gl.issues.list(scope="created-by-me", all=True)]
+    expect(sorted(mine) == [1, 2], f"/issues created by me: {mine}")
+    project.issues.delete(2)
+    remaining = [i.iid for i in project.issues.list(all=True)]
+    expect(remaining == [1], f"after delete: {remaining}")
+    print("ok labels, milestones and issues")
 
 
 if __name__ == "__main__":
