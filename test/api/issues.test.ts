@@ -2,13 +2,12 @@
 // authentication, the entity, create/edit semantics with quietly dropped privileged fields,
 // delete rights, every list filter, and the confidentiality matrix in lists and lookups.
 import { expect } from 'chai';
+import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
 import { insertMember } from '../../src/services/members.js';
 import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
-import type { UserRow } from '../../src/store/rows.js';
 
-type Account = { user: UserRow; token: string };
 type Project = { id: number; path: string; fullPath: string };
 
 const UNAUTHORIZED = { message: '401 Unauthorized' };
@@ -36,12 +35,7 @@ describe('Issues', () => {
 
   before(async () => {
     s = await bootServer();
-    owner = (await s.createUser('owner')) as Account;
-    dev = (await s.createUser('dev')) as Account;
-    reporter = (await s.createUser('reporter')) as Account;
-    guest = (await s.createUser('guest')) as Account;
-    stranger = (await s.createUser('stranger')) as Account;
-    admin = (await s.createUser('boss', { admin: true })) as Account;
+    ({ owner, dev, reporter, guest, stranger, admin } = await createRoles(s));
   });
   after(async () => s.close());
 
@@ -51,9 +45,7 @@ describe('Issues', () => {
     const r = await s.post('/projects', { token: owner.token, json: { name, visibility, ...extra } });
     expect(r.status, r.text).to.equal(201);
     const id = r.body.id as number;
-    for (const [who, level] of [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]] as const) {
-      await insertMember(s.db, { sourceType: 'project', sourceId: id, userId: who.user.id, accessLevel: level });
-    }
+    await addProjectMembers(s, id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
     return { id, path: `/projects/${id}/issues`, fullPath: r.body.path_with_namespace };
   }
 

@@ -2,13 +2,11 @@
 // the permission matrix, list filters, create/edit/delete rules with their Ruby-hash error
 // messages, per-project iids, and the (still empty) issues and merge requests of a milestone.
 import { expect } from 'chai';
+import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
-import { insertMember } from '../../src/services/members.js';
 import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
-import type { UserRow } from '../../src/store/rows.js';
 
-type Account = { user: UserRow; token: string };
 type Project = { id: number; path: string };
 
 const UNAUTHORIZED = { message: '401 Unauthorized' };
@@ -30,12 +28,7 @@ describe('Project milestones', () => {
 
   before(async () => {
     s = await bootServer();
-    owner = (await s.createUser('owner')) as Account;
-    dev = (await s.createUser('dev')) as Account;
-    reporter = (await s.createUser('reporter')) as Account;
-    guest = (await s.createUser('guest')) as Account;
-    stranger = (await s.createUser('stranger')) as Account;
-    admin = (await s.createUser('boss', { admin: true })) as Account;
+    ({ owner, dev, reporter, guest, stranger, admin } = await createRoles(s));
   });
   after(async () => s.close());
 
@@ -44,9 +37,7 @@ describe('Project milestones', () => {
     const r = await s.post('/projects', { token: owner.token, json: { name: `ms${++counter}`, visibility } });
     expect(r.status, r.text).to.equal(201);
     const id = r.body.id as number;
-    for (const [who, level] of [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]] as const) {
-      await insertMember(s.db, { sourceType: 'project', sourceId: id, userId: who.user.id, accessLevel: level });
-    }
+    await addProjectMembers(s, id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
     return { id, path: `/projects/${id}/milestones` };
   }
 

@@ -4,17 +4,15 @@
 // verdict the git transport asks for each pushed ref.
 import { expect } from 'chai';
 import path from 'node:path';
+import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
 import { head, refState, expectUntouched } from '../helpers/bare_git.js';
-import { insertMember } from '../../src/services/members.js';
 import { DEVELOPER, GUEST, MASTER, REPORTER } from '../../src/policy/levels.js';
 import { findProjectByIdOrPath } from '../../src/finders/projects.js';
 import { projectAccess } from '../../src/policy/projects.js';
 import { checkRefUpdate, ruleMatches, type RefUpdate } from '../../src/policy/branches.js';
-import type { UserRow } from '../../src/store/rows.js';
 
-type Account = { user: UserRow; token: string };
 
 const enc = encodeURIComponent;
 const FORBIDDEN = { message: '403 Forbidden' };
@@ -39,13 +37,7 @@ describe('Protected branches', () => {
 
   before(async () => {
     s = await bootServer();
-    alice = (await s.createUser('alice')) as Account;
-    master = (await s.createUser('master')) as Account;
-    dev = (await s.createUser('dev')) as Account;
-    reporter = (await s.createUser('reporter')) as Account;
-    guest = (await s.createUser('guest')) as Account;
-    stranger = (await s.createUser('stranger')) as Account;
-    admin = (await s.createUser('boss', { admin: true })) as Account;
+    ({ owner: alice, master, dev, reporter, guest, stranger, admin } = await createRoles(s, 'alice'));
   });
   after(async () => s.close());
 
@@ -56,9 +48,7 @@ describe('Protected branches', () => {
     const r = await s.post('/projects', { token: alice.token, json: { name, visibility } });
     expect(r.status, r.text).to.equal(201);
     const id = r.body.id as number;
-    for (const [who, level] of [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]] as const) {
-      await insertMember(s.db, { sourceType: 'project', sourceId: id, userId: who.user.id, accessLevel: level });
-    }
+    await addProjectMembers(s, id, [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
     return {
       id,
       dir: path.join(s.dir, 'repos', 'alice', `${name}.git`),
