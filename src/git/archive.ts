@@ -6,7 +6,6 @@
 // is never held in memory whole. bzip2 pipes through the system `bzip2` binary, as Workhorse
 // did: no maintained npm package compresses bzip2 as a stream.
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { TarArchive, ZipArchive, type Archiver } from 'archiver';

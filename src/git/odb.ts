@@ -95,7 +95,6 @@ export function applyDelta(delta: Buffer, base: Buffer): Buffer {
 class Pack {
   readonly id = ++packIds;
   private readonly fd: number;
-  private readonly count: number;
   private readonly fanout: Uint32Array;
   private readonly oids: Buffer;
   private readonly offsets: Float64Array; // index order
@@ -107,7 +106,7 @@ class Pack {
     if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new Error(`${idxPath}: not a v2 pack index`);
     this.fanout = new Uint32Array(256);
     for (let i = 0; i < 256; i++) this.fanout[i] = idx.readUInt32BE(8 + i * 4);
-    const n = (this.count = this.fanout[255]);
+    const n = this.fanout[255];
     const oidsAt = 8 + 256 * 4;
     this.oids = idx.subarray(oidsAt, oidsAt + n * 20);
     const offsAt = oidsAt + n * 20 + n * 4;

@@ -34,7 +34,7 @@ export async function afterPush(deps: Deps, project: ProjectWithNamespace, user:
   const stamp = now();
   const changes: { last_activity_at: string; default_branch?: string } = { last_activity_at: stamp };
 
-  const branch = await firstDefaultBranch(deps, fresh, gitdir, updates);
+  const branch = await firstDefaultBranch(fresh, gitdir, updates);
   if (branch) {
     changes.default_branch = branch;
     await deps.repos.setHead(fullPathOf(fresh), branch);
@@ -87,7 +87,7 @@ export async function statisticsSettled(projectId: number): Promise<void> {
  * branch it has now was created by it): HEAD's branch when it was pushed, else the first
  * pushed branch. Null when the project already has a default branch that exists.
  */
-async function firstDefaultBranch(deps: Deps, project: ProjectWithNamespace, gitdir: string, updates: PushedRef[]): Promise<string | null> {
+async function firstDefaultBranch(project: ProjectWithNamespace, gitdir: string, updates: PushedRef[]): Promise<string | null> {
   const created = updates.filter((u) => u.ref.startsWith(BRANCH) && blank(u.oldOid) && !blank(u.newOid)).map((u) => u.ref.slice(BRANCH.length));
   if (!created.length) return null;
   const heads = await listBranchHeads(gitdir);
