@@ -12,7 +12,7 @@ import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { OWNER, REPORTER } from './levels.js';
 import { isAdmin } from './users.js';
-import { canReadProject, maxLevel, projectAccess, whereVisibleProjects, type ProjectAccess } from './projects.js';
+import { authorizedProjectIds, canReadProject, maxLevel, projectAccess, whereVisibleProjects, type ProjectAccess } from './projects.js';
 
 /** What the policy needs to know of an issue. */
 export interface IssueFacts {
@@ -81,36 +81,7 @@ export function canSetIssueTimestamps(user: UserRow | null, access: ProjectAcces
 
 /** Project ids where the user is a reporter or more (owners of personal projects included). */
 export function reporterProjectIds(db: Conn, userId: number): Knex.QueryBuilder {
-  const direct = db('members')
-    .select('source_id as project_id')
-    .where({ source_type: 'project', user_id: userId })
-    .where('access_level', '>=', REPORTER)
-    .whereNull('requested_at');
-  const viaGroup = db('projects as rp')
-    .select('rp.id as project_id')
-    .join('namespace_ancestors as rna', 'rna.namespace_id', 'rp.namespace_id')
-    .join('members as rm', function () {
-      this.on('rm.source_id', '=', 'rna.ancestor_id').andOnVal('rm.source_type', '=', 'group');
-    })
-    .where('rm.user_id', userId)
-    .where('rm.access_level', '>=', REPORTER)
-    .whereNull('rm.requested_at');
-  const viaShare = db('project_group_links as rl')
-    .select('rl.project_id as project_id')
-    .join('namespace_ancestors as rsa', 'rsa.namespace_id', 'rl.group_id')
-    .join('members as rsm', function () {
-      this.on('rsm.source_id', '=', 'rsa.ancestor_id').andOnVal('rsm.source_type', '=', 'group');
-    })
-    .where('rsm.user_id', userId)
-    .where('rsm.access_level', '>=', REPORTER)
-    .where('rl.group_access', '>=', REPORTER)
-    .whereNull('rsm.requested_at');
-  const personal = db('projects as rpp')
-    .select('rpp.id as project_id')
-    .join('namespaces as rpn', 'rpn.id', 'rpp.namespace_id')
-    .where('rpn.owner_id', userId)
-    .where('rpn.kind', 'user');
-  return direct.union([viaGroup, viaShare, personal]);
+  return authorizedProjectIds(db, userId, REPORTER);
 }
 
 /**

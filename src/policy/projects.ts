@@ -14,11 +14,16 @@ export interface ProjectAccess {
   owner: boolean;
 }
 
-/** Project ids the user is a member of: directly, through its groups, or through a group share. */
-export function authorizedProjectIds(db: Conn, userId: number): Knex.QueryBuilder {
+/**
+ * Project ids the user is a member of at `minLevel` or more: directly, through its groups (or
+ * their ancestors), or through a group share (capped by the share's level); the owner of a
+ * personal namespace counts for all of its projects.
+ */
+export function authorizedProjectIds(db: Conn, userId: number, minLevel = GUEST): Knex.QueryBuilder {
   const direct = db('members')
     .select('source_id as project_id')
     .where({ source_type: 'project', user_id: userId })
+    .where('access_level', '>=', minLevel)
     .whereNull('requested_at');
   const viaGroup = db('projects as ap')
     .select('ap.id as project_id')
@@ -27,6 +32,7 @@ export function authorizedProjectIds(db: Conn, userId: number): Knex.QueryBuilde
       this.on('am.source_id', '=', 'ana.ancestor_id').andOnVal('am.source_type', '=', 'group');
     })
     .where('am.user_id', userId)
+    .where('am.access_level', '>=', minLevel)
     .whereNull('am.requested_at');
   const viaShare = db('project_group_links as sl')
     .select('sl.project_id as project_id')
@@ -35,6 +41,8 @@ export function authorizedProjectIds(db: Conn, userId: number): Knex.QueryBuilde
       this.on('sm.source_id', '=', 'sna.ancestor_id').andOnVal('sm.source_type', '=', 'group');
     })
     .where('sm.user_id', userId)
+    .where('sm.access_level', '>=', minLevel)
+    .where('sl.group_access', '>=', minLevel)
     .whereNull('sm.requested_at');
   const personal = db('projects as pp')
     .select('pp.id as project_id')
