@@ -1,7 +1,7 @@
 // What follows a push over git once its refs have moved (GitLab's PostReceive worker and
 // GitPushService): the first push to an empty project picks its default branch and
-// protects it, activity times move, and statistics are refreshed. Push events and the
-// refresh of merge requests whose source branch moved hook in here (later issues).
+// protects it, activity times move, push events are recorded and merge requests of the
+// moved branches refreshed (services/ref_updates.ts), and statistics are refreshed.
 //
 // The push's response waits for everything but the statistics, so that the API agrees with
 // the client the moment `git push` returns. Statistics (a history walk: over a second for a
@@ -16,13 +16,9 @@ import { listBranchHeads } from '../git/refs.js';
 import { now } from '../store/time.js';
 import { refreshStatistics } from './statistics.js';
 import { protectDefaultBranch } from './protected_branches.js';
+import { refsUpdated, type PushedRef } from './ref_updates.js';
 
-/** One ref that moved: zeros in `oldOid` for a creation, in `newOid` for a deletion. */
-export interface PushedRef {
-  ref: string;
-  oldOid: string;
-  newOid: string;
-}
+export type { PushedRef } from './ref_updates.js';
 
 const BRANCH = 'refs/heads/';
 const blank = (oid: string) => /^0+$/.test(oid);
@@ -43,8 +39,7 @@ export async function afterPush(deps: Deps, project: ProjectWithNamespace, user:
   if (branch) await protectDefaultBranch(deps.db, fresh, branch);
   await recordUserActivity(deps, user);
 
-  // Later issues: push events (one per ref, GitLab's EventCreateService#push) and the
-  // refresh of open merge requests of the pushed source branches.
+  await refsUpdated(deps, fresh, user, updates);
 
   refreshStatisticsLater(deps, project.id);
 }

@@ -10,6 +10,7 @@ import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
 import { withRepoLock } from '../git/lock.js';
 import { mergedInto } from '../git/history.js';
 import { RepoReader } from '../git/reader.js';
+import { ZERO_OID } from './ref_updates.js';
 import { afterWrite, branchMoved, commitFiles, conflictingBranch, moveBranch } from './repository_writes.js';
 
 export const BRANCH_EXISTS = 'Branch already exists';
@@ -43,7 +44,7 @@ export async function createBranch(deps: Deps, loaded: LoadedProject, name: stri
   await checkChange(deps, loaded, name, null, target);
 
   await moveBranch(deps, project, name, target, null, BRANCH_EXISTS);
-  await afterWrite(deps, project, null);
+  await afterWrite(deps, project, null, loaded.user!, [{ ref: `refs/heads/${name}`, oldOid: ZERO_OID, newOid: target }]);
   return target;
 }
 
@@ -61,7 +62,7 @@ export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: stri
       throw err;
     }
   });
-  await afterWrite(deps, project, null);
+  await afterWrite(deps, project, null, loaded.user!, [{ ref: `refs/heads/${name}`, oldOid: head, newOid: ZERO_OID }]);
 }
 
 /**
@@ -109,6 +110,7 @@ export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): P
     });
     if (removed) deleted.push(name);
   }
-  if (deleted.length) await afterWrite(deps, project, null);
+  const updates = deleted.map((name) => ({ ref: `refs/heads/${name}`, oldOid: heads.get(name)!, newOid: ZERO_OID }));
+  if (deleted.length) await afterWrite(deps, project, null, loaded.user!, updates);
   return deleted;
 }

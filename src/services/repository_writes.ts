@@ -5,6 +5,7 @@
 // compare-and-swap from the head the commit was built on. A failure at any step leaves
 // the refs as they were (objects already written stay unreferenced until git gc).
 import type { Deps } from '../deps.js';
+import { refsUpdated, ZERO_OID, type PushedRef } from './ref_updates.js';
 import type { LoadedProject } from '../api/loaders.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { badRequest } from '../http/errors.js';
@@ -134,7 +135,7 @@ export async function commitFiles(deps: Deps, loaded: LoadedProject, req: Commit
   await batch.flush();
 
   const first = await moveBranch(deps, project, req.branch, oid, expected);
-  await afterWrite(deps, project, first ? req.branch : null);
+  await afterWrite(deps, project, first ? req.branch : null, user, [{ ref: `refs/heads/${req.branch}`, oldOid: expected ?? ZERO_OID, newOid: oid }]);
   const person = (s: Signature) => ({ name: cleanIdent(s.name), email: cleanIdent(s.email), timestamp: s.timestamp, timezoneOffset: 0 });
   return { commit: { oid, parents, tree, message, author: person(author), committer: person(committer) }, branch: req.branch };
 }
@@ -167,12 +168,22 @@ export async function moveBranch(
   });
 }
 
-/** Side effects of every repository write: activity time, default branch (and its protection), statistics. */
-export async function afterWrite(deps: Deps, project: ProjectWithNamespace, newDefaultBranch: string | null): Promise<void> {
+/**
+ * Side effects of every repository write: activity time, default branch (and its
+ * protection), push events and merge request refresh (as a git push has), statistics.
+ */
+export async function afterWrite(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  newDefaultBranch: string | null,
+  user: UserRow,
+  updates: PushedRef[],
+): Promise<void> {
   const changes: { last_activity_at: string; default_branch?: string } = { last_activity_at: now() };
   if (newDefaultBranch) changes.default_branch = newDefaultBranch;
   await deps.db('projects').where({ id: project.id }).update(changes);
   if (newDefaultBranch) await protectDefaultBranch(deps.db, project, newDefaultBranch);
+  await refsUpdated(deps, { ...project, ...changes }, user, updates);
   try {
     // The stored default branch, not the caller's copy: an earlier step may have set it.
     const row = await deps.db('projects').where({ id: project.id }).first('default_branch');
