@@ -32,6 +32,8 @@ test: build system-deps
 
 bench: build
 	node dist/bench/projects.js
+	node dist/bench/issues.js
+	node dist/bench/merge_requests.js
 
 clean:
 	rm -rf dist node_modules

@@ -24,6 +24,14 @@ import { protectedBranchesRouter } from './api/protected_branches.js';
 import { labelsRouter } from './api/labels.js';
 import { milestonesRouter } from './api/milestones.js';
 import { issuesRouter } from './api/issues.js';
+import { eventsRouter } from './api/events.js';
+import { todosRouter } from './api/todos.js';
+import { notesRouter } from './api/notes.js';
+import { awardEmojiRouter } from './api/award_emoji.js';
+import { issuableSocialRouter } from './api/issuable_social.js';
+import { mergeRequestsRouter } from './api/merge_requests.js';
+import { forksRouter } from './api/forks.js';
+import { mergeRequestActionsRouter } from './api/merge_request_actions.js';
 
 export const API_PREFIX = '/api/v4';
 
@@ -32,6 +40,14 @@ const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
   repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter, protectedBranchesRouter,
   labelsRouter, milestonesRouter, issuesRouter,
+  eventsRouter,
+  todosRouter,
+  notesRouter,
+  awardEmojiRouter,
+  issuableSocialRouter,
+  mergeRequestsRouter,
+  forksRouter,
+  mergeRequestActionsRouter,
 ];
 
 export function buildApp(deps: Deps): Koa {

@@ -10,6 +10,7 @@ import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { buildApp } from './app.js';
+import { startEventRetention } from './jobs/event_retention.js';
 
 export interface RunningServer {
   deps: Deps;
@@ -38,6 +39,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const eventRetention = startEventRetention(deps); // issue #6: daily, unref'd
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
@@ -45,6 +47,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server,
     url,
     async close() {
+      eventRetention.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.db.destroy();

@@ -1,8 +1,7 @@
 // Issues (GitLab 10.8 lib/api/issues.rb): the three lists, and single/create/edit/delete of a
 // project issue. Every route needs a signed-in user (401, even on public projects). The
 // project (or group) is resolved and the permission checked before the parameters; fields
-// the user may not set are silently dropped, as GitLab's services do. `my_reaction_emoji`
-// is not supported yet (award emoji do not exist) and is not declared.
+// the user may not set are silently dropped, as GitLab's services do.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
@@ -37,6 +36,9 @@ import {
 } from '../policy/issues.js';
 import { createIssue, deleteIssue, updateIssue, type IssueInput } from '../services/issues.js';
 import { can as canProject } from '../policy/projects.js';
+import { canReadMergeRequest } from '../policy/merge_requests.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
+import { subscribedTo } from '../services/subscriptions.js';
 
 /** Integers as an array or one value; '' (or an empty array) is the empty list. */
 const idList = () =>
@@ -73,6 +75,7 @@ const LIST_SCHEMA = {
   author_id: p.integer(),
   assignee_id: p.integer(),
   scope: p.string().values(ISSUE_SCOPES as unknown as string[]),
+  my_reaction_emoji: p.string(),
 } satisfies Schema;
 
 const EDIT_FIELDS = {
@@ -94,6 +97,7 @@ function filtersOf(v: ReturnType<typeof parseValues<typeof LIST_SCHEMA>>, defaul
     milestone: v.milestone ?? undefined,
     authorId: v.author_id ?? undefined,
     assigneeId: v.assignee_id ?? undefined,
+    myReactionEmoji: v.my_reaction_emoji ?? undefined,
     iids: v.iids ?? undefined,
     search: v.search ?? undefined,
     createdAfter: v.created_after ?? undefined,
@@ -134,6 +138,18 @@ async function inputOf(deps: Deps, loaded: LoadedProject, v: EditValues): Promis
   return input;
 }
 
+/**
+ * The description of a follow-up issue for a merge request the user can read (GitLab's
+ * Issues::BuildService): it lists the merge request's unresolved discussions. Notes here are
+ * never resolvable, so there are none, whichever `discussion_to_resolve` is named; an
+ * unknown or unreadable merge request is ignored, as the finder's nil is.
+ */
+async function followUpDescription(deps: Deps, loaded: LoadedProject, mrIid: number): Promise<string | null> {
+  const mr = await findMergeRequest(deps.db, loaded.project.id, mrIid);
+  if (!mr || !canReadMergeRequest(loaded.user, loaded.project, loaded.access, mr)) return null;
+  return `There are no unresolved discussions. Review the conversation in !${mr.iid}`;
+}
+
 function iidOf(ctx: Koa.Context): number {
   return parseValues({ issue_iid: ctx.params.issue_iid }, { issue_iid: p.integer().required() }).issue_iid;
 }
@@ -153,7 +169,7 @@ export function issuesRouter(deps: Deps): Router {
   async function renderOne(row: IssueRow, user: UserRow) {
     const extras = await loadIssueExtras(db, [row]);
     const assignees = extras.assignees.get(row.id) ?? [];
-    const subscribed = row.author_id === user.id || assignees.includes(user.id);
+    const subscribed = await subscribedTo(db, user, { type: 'Issue', id: row.id, authorId: row.author_id, assigneeIds: assignees, title: row.title, description: row.description });
     return issueEntity(row, extras, deps.urls, subscribed);
   }
 
@@ -193,10 +209,20 @@ export function issuesRouter(deps: Deps): Router {
     const user = requireUser(ctx);
     const loaded = await loadProject(ctx, deps);
     if (!canCreateIssue(user, loaded.project, loaded.access)) throw forbidden();
-    const v = parseValues(rawParams(ctx), { title: p.string().required(), created_at: p.datetime(), ...EDIT_FIELDS });
+    const v = parseValues(rawParams(ctx), {
+      title: p.string().required(),
+      created_at: p.datetime(),
+      merge_request_to_resolve_discussions_of: p.integer(),
+      discussion_to_resolve: p.string(),
+      ...EDIT_FIELDS,
+    });
     const input = await inputOf(deps, loaded, v);
     input.title = v.title;
     if (v.created_at && canSetIssueTimestamps(user, loaded.access)) input.createdAt = v.created_at;
+    if (v.description === undefined && v.merge_request_to_resolve_discussions_of != null) {
+      const description = await followUpDescription(deps, loaded, v.merge_request_to_resolve_discussions_of);
+      if (description) input.description = description;
+    }
     const issue = await createIssue(db, loaded.project.id, user, input, { createLabels: canProject(user, loaded.project, loaded.access, 'admin_label') });
     ctx.status = 201;
     ctx.body = await renderOne(issue, user);

@@ -23,11 +23,11 @@ const ITEM = '/projects/:id/milestones/:milestone_id';
 
 /** Loads the project, checks `ability`, then parses `schema` with the path's milestone_id. */
 async function prepare<S extends Schema>(ctx: Koa.Context, deps: Deps, ability: ProjectAbility, schema: S, rules?: Rules) {
-  requireUser(ctx);
+  const user = requireUser(ctx);
   const { project, authorize } = await loadProject(ctx, deps);
   authorize(ability);
   const raw = ctx.params.milestone_id === undefined ? rawParams(ctx) : { ...rawParams(ctx), milestone_id: ctx.params.milestone_id };
-  return { project, v: parseValues(raw, schema, rules) };
+  return { project, user, v: parseValues(raw, schema, rules) };
 }
 
 async function milestoneOr404(deps: Deps, projectId: number, id: number): Promise<MilestoneRow> {
@@ -57,7 +57,7 @@ export function milestonesRouter(deps: Deps): Router {
   });
 
   router.post('/projects/:id/milestones', async (ctx) => {
-    const { project, v } = await prepare(ctx, deps, 'admin_milestone', {
+    const { project, user, v } = await prepare(ctx, deps, 'admin_milestone', {
       title: p.string().required(),
       description: p.string(),
       due_date: dateParam(),
@@ -68,13 +68,13 @@ export function milestonesRouter(deps: Deps): Router {
       description: v.description,
       dueDate: v.due_date,
       startDate: v.start_date,
-    });
+    }, user.id);
     ctx.status = 201;
     ctx.body = milestoneEntity(milestone);
   });
 
   router.put(ITEM, async (ctx) => {
-    const { project, v } = await prepare(
+    const { project, user, v } = await prepare(
       ctx,
       deps,
       'admin_milestone',
@@ -97,7 +97,7 @@ export function milestonesRouter(deps: Deps): Router {
         dueDate: v.due_date,
         startDate: v.start_date,
         stateEvent: (v.state_event ?? undefined) as 'close' | 'activate' | undefined,
-      }),
+      }, user.id),
     );
   });
 

@@ -1,10 +1,10 @@
 // GitLab 10.8's IssueBasic (lists) and Issue (single, create, edit: adds `_links` and
 // `subscribed`), in its key order. A deleted author shows as GitLab's Ghost User; a deleted
-// closer as no closed_by. Votes are zero until award emoji exist.
+// closer as no closed_by. Votes count the thumbsup/thumbsdown award emoji.
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
 import type { IssueExtras, IssueRow } from '../finders/issues.js';
-import { avatarUrl, userBasic } from './user.js';
+import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
 
 const MINUTE = 60;
@@ -27,17 +27,25 @@ export function humanTime(seconds: number): string | null {
   return sign + parts.join(' ');
 }
 
-function ghost(urls: Urls) {
-  return { id: 0, name: 'Ghost User', username: 'ghost', state: 'active', avatar_url: avatarUrl({ avatar_url: null, email: 'ghost@example.com' }), web_url: urls.user('ghost') };
+// A page shows the same few users many times: each is presented once per page (extras).
+const presentedUsers = new WeakMap<IssueExtras, Map<number, ReturnType<typeof userBasic>>>();
+
+function presentUser(extras: IssueExtras, u: UserRow, urls: Urls) {
+  let cache = presentedUsers.get(extras);
+  if (!cache) presentedUsers.set(extras, (cache = new Map()));
+  let out = cache.get(u.id);
+  if (!out) cache.set(u.id, (out = userBasic(u, urls)));
+  return out;
 }
 
 export function issueBasic(row: IssueRow, extras: IssueExtras, urls: Urls) {
   const user = (id: number | null) => (id === null ? undefined : extras.users.get(id));
-  const basic = (u: UserRow) => userBasic(u, urls);
+  const basic = (u: UserRow) => presentUser(extras, u, urls);
   const assignees = (extras.assignees.get(row.id) ?? []).map(user).filter((u): u is UserRow => !!u).map(basic);
   const author = user(row.author_id);
   const closer = user(row.closed_by_id);
   const milestone = row.milestone_id === null ? undefined : extras.milestones.get(row.milestone_id);
+  const votes = extras.votes.get(row.id);
   return {
     id: row.id,
     iid: row.iid,
@@ -52,11 +60,11 @@ export function issueBasic(row: IssueRow, extras: IssueExtras, urls: Urls) {
     labels: extras.labels.get(row.id) ?? [],
     milestone: milestone ? milestoneEntity(milestone) : null,
     assignees,
-    author: author ? basic(author) : ghost(urls),
+    author: author ? basic(author) : ghostUser(urls),
     assignee: assignees[0] ?? null,
     user_notes_count: row.user_notes_count,
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: votes?.upvotes ?? 0,
+    downvotes: votes?.downvotes ?? 0,
     due_date: row.due_date,
     confidential: !!row.confidential,
     discussion_locked: row.discussion_locked === null ? null : !!row.discussion_locked,

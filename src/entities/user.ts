@@ -89,3 +89,15 @@ export async function presentUsers(db: Conn, urls: Urls, rows: UserRow[], view: 
 export async function presentUser(db: Conn, urls: Urls, row: UserRow, view: UserView, opts: { customAttributes?: boolean } = {}) {
   return (await presentUsers(db, urls, [row], view, opts))[0];
 }
+
+/** GitLab's stand-in for a deleted user (authors of issues, merge requests and notes). */
+export function ghostUser(urls: Urls) {
+  return {
+    id: 0,
+    name: 'Ghost User',
+    username: 'ghost',
+    state: 'active',
+    avatar_url: avatarUrl({ avatar_url: null, email: 'ghost@example.com' }),
+    web_url: urls.user('ghost'),
+  };
+}

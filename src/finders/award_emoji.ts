@@ -29,12 +29,10 @@ export async function voteCounts(db: Conn, type: AwardableType, ids: number[]): 
   return out;
 }
 
-/** Keeps the targets (`<alias>.id`) the user awarded `name` to: `my_reaction_emoji`. */
-export function whereAwardedBy(q: Knex.QueryBuilder, db: Conn, type: AwardableType, userId: number, name: string, alias: string): Knex.QueryBuilder {
-  return q.whereExists(
-    db('award_emoji as my_award')
-      .select(db.raw('1'))
-      .whereRaw(`my_award.awardable_id = ${alias}.id`)
-      .where({ 'my_award.awardable_type': type, 'my_award.user_id': userId, 'my_award.name': name }),
-  );
+/**
+ * Ids of the targets of one kind the user awarded `name` (`my_reaction_emoji`), as a
+ * subquery for `<alias>.id IN (...)`: built once, rather than a check per scanned row.
+ */
+export function awardedIds(db: Conn, type: AwardableType, userId: number, name: string): Knex.QueryBuilder {
+  return db('award_emoji').select('awardable_id').where({ user_id: userId, name, awardable_type: type });
 }

@@ -9,6 +9,8 @@ import type { MilestoneRow } from './milestones.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
+import { withPagingPlan, type Page } from '../http/pagination.js';
+import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 
 export interface IssueRow {
   id: number;
@@ -46,6 +48,8 @@ export interface IssueFilters {
   milestone?: string;
   authorId?: number;
   assigneeId?: number;
+  /** Issues the current user awarded this emoji name (10.8: the exact name, no None/Any). */
+  myReactionEmoji?: string;
   iids?: number[];
   search?: string;
   createdAfter?: string;
@@ -66,26 +70,49 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFilters): void {
+/** Ids of the issues assigned to a user (non-correlated: SQLite builds the list once). */
+function assignedTo(db: Conn, userId: number): Knex.QueryBuilder {
+  return db('issue_assignees').select('issue_id').where('user_id', userId);
+}
+
+/**
+ * Ids of the issues carrying a label of every title (of the project, when the list is one):
+ * each title's links are checked against the previous ones' ids inside the subquery, so only
+ * the issues that have them all are looked up.
+ */
+function labelledWithAll(db: Conn, titles: string[], projectId: number | undefined): Knex.QueryBuilder {
+  let ids: Knex.QueryBuilder | undefined;
+  for (const title of titles) {
+    const labelIds = db('labels').select('id').where('title', title);
+    if (projectId !== undefined) labelIds.where('project_id', projectId);
+    const next = db('label_links').select('target_id').whereIn('label_id', labelIds).where('target_type', 'issue');
+    if (ids) next.whereIn('target_id', ids);
+    ids = next;
+  }
+  return ids as Knex.QueryBuilder;
+}
+
+/**
+ * The filters, as conditions SQLite can either check per row cheaply or drive the query from:
+ * the sets (assignee, labels, reactions) are `IN (subquery)` rather than correlated EXISTS, so
+ * they are built once per query instead of probed with a join for every issue scanned.
+ */
+function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFilters, projectId: number | undefined): void {
   if (f.state !== 'all') q.where('i.state', f.state);
   if (f.scope === 'created-by-me') q.where('i.author_id', user.id);
-  if (f.scope === 'assigned-to-me') {
-    q.whereExists(db('issue_assignees as sa').select(db.raw('1')).whereRaw('sa.issue_id = i.id').where('sa.user_id', user.id));
-  }
+  if (f.scope === 'assigned-to-me') q.whereIn('i.id', assignedTo(db, user.id));
   // An unknown (or 0) author or assignee id matches nothing, as the finder's failed lookup.
   if (f.authorId !== undefined) q.where('i.author_id', f.authorId);
-  if (f.assigneeId !== undefined) {
-    q.whereExists(db('issue_assignees as fa').select(db.raw('1')).whereRaw('fa.issue_id = i.id').where('fa.user_id', f.assigneeId));
-  }
+  if (f.assigneeId !== undefined) q.whereIn('i.id', assignedTo(db, f.assigneeId));
   if (f.iids && f.iids.length) q.whereIn('i.iid', f.iids);
+  if (f.myReactionEmoji) q.whereIn('i.id', awardedIds(db, 'Issue', user.id, f.myReactionEmoji));
   if (f.labels !== undefined && f.labels !== '') {
     const linked = () => db('label_links as ll').select(db.raw('1')).whereRaw("ll.target_type = 'issue' AND ll.target_id = i.id");
     if (NO_LABEL.has(f.labels)) q.whereNotExists(linked());
     else if (f.labels === 'Any') q.whereExists(linked());
     else {
-      for (const title of [...new Set(f.labels.split(','))]) {
-        q.whereExists(linked().join('labels as lt', 'lt.id', 'll.label_id').where('lt.title', title));
-      }
+      // Every title must match.
+      q.whereIn('i.id', labelledWithAll(db, [...new Set(f.labels.split(','))], projectId));
     }
   }
   if (f.milestone !== undefined && f.milestone !== '') {
@@ -108,7 +135,9 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
     } else if (f.milestone === '#started') {
       q.whereIn('i.milestone_id', db('milestones as sm').select('sm.id').where('sm.start_date', '<=', today()));
     } else {
-      q.whereIn('i.milestone_id', db('milestones as tm').select('tm.id').where('tm.title', f.milestone));
+      const titled = db('milestones as tm').select('tm.id').where('tm.title', f.milestone);
+      if (projectId !== undefined) titled.where('tm.project_id', projectId);
+      q.whereIn('i.milestone_id', titled);
     }
   }
   const search = squish(f.search ?? '');
@@ -124,21 +153,86 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
   if (f.updatedBefore) q.where('i.updated_at', '<=', f.updatedBefore);
 }
 
-/** The list query: visible issues of the source, filtered and ordered (id breaks ties). */
+/**
+ * Whether a filter keeps a small, indexed set of issues (an assignee, an author, labels, a
+ * reaction, a milestone by title): the query then starts from that set and sorts it, rather
+ * than walking the whole list in order and checking every issue.
+ */
+function hasSetFilter(f: IssueFilters): boolean {
+  const labelTitles = f.labels !== undefined && f.labels !== '' && !NO_LABEL.has(f.labels) && f.labels !== 'Any';
+  const milestoneSet = f.milestone !== undefined && f.milestone !== '' && !NO_MILESTONE.has(f.milestone) && f.milestone !== 'Any';
+  return (
+    f.scope !== 'all' || f.authorId !== undefined || f.assigneeId !== undefined || !!f.myReactionEmoji || labelTitles || milestoneSet
+  );
+}
+
+/**
+ * Walking the list in order reads about (offset + page) * size / matches issues; starting from
+ * the filter's set reads the matches and sorts them. The cheaper one wins (`size` is an upper
+ * bound of the issues the list covers).
+ */
+function walkIsCheaper(page: Page, total: number, size: number): boolean {
+  return (page.offset + page.perPage) * size < total * total;
+}
+
+/**
+ * The list query: visible issues of the source, filtered and ordered (id breaks ties). It is
+ * counted as it is; its page is read in the shape that suits the number of matches (see
+ * `withPagingPlan`).
+ *
+ * SQLite has no statistics here and prefers an equality on `project_id` to any set: with a
+ * selective filter the project condition is written `+i.project_id = ?` (no index), so the
+ * count and a small page start from the set; with many matches the page adds the plain
+ * condition back, and the (project_id, created_at|updated_at) index gives the order without a
+ * sort. Lists over many projects join projects on `+i.project_id` for the ordered walk (the
+ * issues drive, in index order, and stop after the page) and on `i.project_id` otherwise.
+ */
 export function issuesQuery(db: Conn, user: UserRow, source: IssueSource, f: IssueFilters): Knex.QueryBuilder {
-  const q = db('issues as i').select('i.*');
-  if (source.kind === 'project') {
-    q.where('i.project_id', source.projectId);
-    whereVisibleInProject(q, db, user, source.access, 'i');
-  } else {
-    q.join('projects as p', 'p.id', 'i.project_id');
-    if (source.kind === 'group') {
-      q.whereIn('p.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', source.group.id));
+  const setDriven = hasSetFilter(f) && !(f.iids && f.iids.length);
+  const build = (walk: boolean) => {
+    const q = db('issues as i').select('i.*');
+    if (source.kind === 'project') {
+      if (setDriven && !walk) q.whereRaw('+i.project_id = ?', [source.projectId]);
+      else q.where('i.project_id', source.projectId);
+      whereVisibleInProject(q, db, user, source.access, 'i');
+    } else {
+      if (walk) q.joinRaw('INNER JOIN projects AS p ON p.id = +i.project_id');
+      else q.join('projects as p', 'p.id', 'i.project_id');
+      if (source.kind === 'group') {
+        q.whereIn('p.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', source.group.id));
+      }
+      whereVisibleIssues(q, db, user, 'i', 'p');
     }
-    whereVisibleIssues(q, db, user, 'i', 'p');
+    applyFilters(q, db, user, f, source.kind === 'project' ? source.projectId : undefined);
+    return q.orderBy(`i.${f.orderBy}`, f.sort).orderBy('i.id', f.sort);
+  };
+  // The page's ids first (the sort or the walk handles ids, not whole rows), then its rows.
+  const rowsOf = (ids: Knex.QueryBuilder, page: Page) =>
+    db('issues as i')
+      .select('i.*')
+      .whereIn('i.id', ids.clearSelect().select('i.id').limit(page.perPage).offset(page.offset))
+      .orderBy(`i.${f.orderBy}`, f.sort)
+      .orderBy('i.id', f.sort);
+  return withPagingPlan(build(false), {
+    async page(query, page, total) {
+      // Without a set filter the project list already walks its index.
+      if (source.kind === 'project' && !setDriven) return rowsOf(query.clone(), page);
+      if (!walkIsCheaper(page, total, await listSize(db, source))) return rowsOf(query.clone(), page);
+      // The project list keeps the caller's additions to the query and adds the indexable
+      // condition; the others are rebuilt with the join that lets issues drive.
+      return rowsOf(source.kind === 'project' ? query.clone().where('i.project_id', source.projectId) : build(true), page);
+    },
+  });
+}
+
+/** An upper bound of the issues a list covers, cheap to read: the project's last iid, the highest id. */
+async function listSize(db: Conn, source: IssueSource): Promise<number> {
+  if (source.kind === 'project') {
+    const row = await db('internal_ids').where({ project_id: source.projectId, usage: 'issues' }).first('last_value');
+    return Number(row?.last_value ?? 0);
   }
-  applyFilters(q, db, user, f);
-  return q.orderBy(`i.${f.orderBy}`, f.sort).orderBy('i.id', f.sort);
+  const row = await db('issues').max({ n: 'id' }).first();
+  return Number((row as { n: number | null } | undefined)?.n ?? 0);
 }
 
 export async function findIssue(db: Conn, projectId: number, iid: number): Promise<IssueRow | undefined> {
@@ -157,13 +251,20 @@ export interface IssueExtras {
   milestones: Map<number, MilestoneRow>;
   labels: Map<number, string[]>;
   projectPaths: Map<number, string>;
+  votes: Map<number, Votes>;
 }
 
 export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<IssueExtras> {
   const ids = issues.map((i) => i.id);
   const milestoneIds = [...new Set(issues.map((i) => i.milestone_id).filter((x): x is number => x !== null))];
   const projectIds = [...new Set(issues.map((i) => i.project_id))];
-  const [assigneeRows, milestoneRows, labelRows, projectRows] = await Promise.all([
+  const named = new Set<number>();
+  for (const i of issues) {
+    if (i.author_id !== null) named.add(i.author_id);
+    if (i.closed_by_id !== null) named.add(i.closed_by_id);
+  }
+  // All in one round: the users (authors, closers and assignees) need not wait for the assignees.
+  const [assigneeRows, milestoneRows, labelRows, projectRows, votes, userRows] = await Promise.all([
     ids.length ? db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id') : [],
     milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
     ids.length
@@ -172,6 +273,12 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
     projectIds.length
       ? db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path')
       : [],
+    voteCounts(db, 'Issue', ids),
+    ids.length
+      ? db('users')
+          .whereIn('id', [...named])
+          .orWhereIn('id', db('issue_assignees').select('user_id').whereIn('issue_id', ids))
+      : [],
   ]);
   const assignees = new Map<number, number[]>();
   for (const r of assigneeRows as { issue_id: number; user_id: number }[]) {
@@ -179,13 +286,6 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
     list.push(r.user_id);
     assignees.set(r.issue_id, list);
   }
-  const userIds = new Set<number>();
-  for (const i of issues) {
-    if (i.author_id !== null) userIds.add(i.author_id);
-    if (i.closed_by_id !== null) userIds.add(i.closed_by_id);
-  }
-  for (const list of assignees.values()) for (const id of list) userIds.add(id);
-  const userRows: UserRow[] = userIds.size ? await db('users').whereIn('id', [...userIds]) : [];
   const labels = new Map<number, string[]>();
   for (const r of labelRows as { target_id: number; title: string }[]) {
     const list = labels.get(r.target_id) ?? [];
@@ -194,10 +294,11 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
   }
   for (const list of labels.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    users: new Map(userRows.map((u) => [u.id, u])),
+    users: new Map((userRows as UserRow[]).map((u) => [u.id, u])),
     assignees,
     milestones: new Map((milestoneRows as MilestoneRow[]).map((m) => [m.id, m])),
     labels,
     projectPaths: new Map((projectRows as { id: number; path: string; full_path: string }[]).map((p) => [p.id, `${p.full_path}/${p.path}`])),
+    votes,
   };
 }

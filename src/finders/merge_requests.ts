@@ -1,5 +1,16 @@
-// Merge request lookups (and, with issue #5, the lists).
+// Merge request lookups and the two merge request lists (GitLab 10.8 MergeRequestsFinder /
+// IssuableFinder as the API drives it). Visibility comes from src/policy/merge_requests.ts;
+// everything a page shows beyond its rows (users, milestones, labels, votes, project paths)
+// is loaded in one batch per kind by `loadMergeRequestExtras`.
+import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { MilestoneRow } from './milestones.js';
+import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
+import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
+import { orFuzzyMatch, squish } from './fuzzy.js';
+import { canReadProject, projectAccess } from '../policy/projects.js';
+import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
 
 export interface MergeRequestRow {
   id: number;
@@ -40,4 +51,223 @@ export interface MergeRequestRow {
 
 export async function findMergeRequest(db: Conn, projectId: number, iid: number): Promise<MergeRequestRow | undefined> {
   return db('merge_requests').where({ target_project_id: projectId, iid }).first();
+}
+
+export const MR_STATES = ['opened', 'closed', 'merged', 'locked', 'all'] as const;
+export const MR_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
+export const MR_ORDERS = ['created_at', 'updated_at'] as const;
+
+/** GitLab's special label and milestone filter values (10.x, plus None/Any of later versions). */
+const NO_LABEL = new Set(['No Label', 'None']);
+const NO_MILESTONE = new Set(['No Milestone', 'None']);
+
+export interface MergeRequestFilters {
+  state: (typeof MR_STATES)[number];
+  scope: (typeof MR_SCOPES)[number];
+  labels?: string;
+  milestone?: string;
+  authorId?: number;
+  assigneeId?: number;
+  myReactionEmoji?: string;
+  sourceBranch?: string;
+  targetBranch?: string;
+  iids?: number[];
+  search?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  orderBy: (typeof MR_ORDERS)[number];
+  sort: 'asc' | 'desc';
+}
+
+/** One project (readability established by the caller) or every project the user may read. */
+export type MergeRequestSource = { kind: 'project'; projectId: number } | { kind: 'all' };
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, f: MergeRequestFilters): void {
+  if (f.state !== 'all') q.where('mr.state', f.state);
+  if (f.scope === 'created-by-me' || f.scope === 'assigned-to-me') {
+    // IssuableFinder: a user-related scope without a user finds nothing.
+    if (!user) q.whereRaw('1 = 0');
+    else if (f.scope === 'created-by-me') q.where('mr.author_id', user.id);
+    else q.where('mr.assignee_id', user.id);
+  }
+  // An unknown (or 0) author or assignee id matches nothing, as the finder's failed lookup.
+  if (f.authorId !== undefined) q.where('mr.author_id', f.authorId);
+  if (f.assigneeId !== undefined) q.where('mr.assignee_id', f.assigneeId);
+  if (f.sourceBranch) q.where('mr.source_branch', f.sourceBranch);
+  if (f.targetBranch) q.where('mr.target_branch', f.targetBranch);
+  if (f.iids && f.iids.length) q.whereIn('mr.iid', f.iids);
+  if (f.myReactionEmoji && user) q.whereIn('mr.id', awardedIds(db, 'MergeRequest', user.id, f.myReactionEmoji));
+  if (f.labels !== undefined && f.labels !== '') {
+    const linked = () => db('label_links as ll').select(db.raw('1')).whereRaw("ll.target_type = 'merge_request' AND ll.target_id = mr.id");
+    if (NO_LABEL.has(f.labels)) q.whereNotExists(linked());
+    else if (f.labels === 'Any') q.whereExists(linked());
+    else {
+      for (const title of [...new Set(f.labels.split(',').map((t) => t.trim()))]) {
+        q.whereExists(linked().join('labels as lt', 'lt.id', 'll.label_id').where('lt.title', title));
+      }
+    }
+  }
+  if (f.milestone !== undefined && f.milestone !== '') {
+    if (NO_MILESTONE.has(f.milestone)) q.whereNull('mr.milestone_id');
+    else if (f.milestone === 'Any') q.whereNotNull('mr.milestone_id');
+    else if (f.milestone === '#upcoming') {
+      // Per project, the active milestone(s) with the earliest due date still to come.
+      const day = today();
+      q.whereIn(
+        'mr.milestone_id',
+        db('milestones as um')
+          .select('um.id')
+          .where('um.state', 'active')
+          .where('um.due_date', '>', day)
+          .whereRaw(
+            "um.due_date = (SELECT MIN(u2.due_date) FROM milestones u2 WHERE u2.project_id = um.project_id AND u2.state = 'active' AND u2.due_date > ?)",
+            [day],
+          ),
+      );
+    } else if (f.milestone === '#started') {
+      q.whereIn('mr.milestone_id', db('milestones as sm').select('sm.id').where('sm.start_date', '<=', today()));
+    } else {
+      q.whereIn('mr.milestone_id', db('milestones as tm').select('tm.id').where('tm.title', f.milestone));
+    }
+  }
+  const search = squish(f.search ?? '');
+  if (search !== '') {
+    q.where((w) => {
+      orFuzzyMatch(w, 'mr.title', search);
+      orFuzzyMatch(w, 'mr.description', search);
+    });
+  }
+  if (f.createdAfter) q.where('mr.created_at', '>=', f.createdAfter);
+  if (f.createdBefore) q.where('mr.created_at', '<=', f.createdBefore);
+  if (f.updatedAfter) q.where('mr.updated_at', '>=', f.updatedAfter);
+  if (f.updatedBefore) q.where('mr.updated_at', '<=', f.updatedBefore);
+}
+
+/** The list query: readable merge requests of the source, filtered and ordered (id breaks ties). */
+export function mergeRequestsQuery(db: Conn, user: UserRow | null, source: MergeRequestSource, f: MergeRequestFilters): Knex.QueryBuilder {
+  const q = db('merge_requests as mr').select('mr.*');
+  if (source.kind === 'project') q.where('mr.target_project_id', source.projectId);
+  else {
+    q.join('projects as p', 'p.id', 'mr.target_project_id');
+    whereVisibleMergeRequests(q, db, user, 'p');
+  }
+  applyFilters(q, db, user, f);
+  return q.orderBy(`mr.${f.orderBy}`, f.sort).orderBy('mr.id', f.sort);
+}
+
+/** What a page of merge requests shows beyond its own rows, each kind loaded in one query. */
+export interface MergeRequestExtras {
+  users: Map<number, UserRow>;
+  milestones: Map<number, MilestoneRow>;
+  labels: Map<number, string[]>;
+  votes: Map<number, Votes>;
+  /** Full paths of the target and source projects. */
+  projectPaths: Map<number, string>;
+  projects: Map<number, { visibilityLevel: number; jobsEnabled: boolean }>;
+}
+
+export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], opts: { simple?: boolean } = {}): Promise<MergeRequestExtras> {
+  const ids = rows.map((r) => r.id);
+  const projectIds = [...new Set(rows.flatMap((r) => (r.source_project_id === null ? [r.target_project_id] : [r.target_project_id, r.source_project_id])))];
+  const projectRows = projectIds.length
+    ? db('projects as p')
+        .join('namespaces as n', 'n.id', 'p.namespace_id')
+        .whereIn('p.id', projectIds)
+        .select('p.id', 'p.path', 'n.full_path', 'p.visibility_level', 'p.jobs_enabled')
+    : Promise.resolve([]);
+  if (opts.simple) {
+    return {
+      users: new Map(),
+      milestones: new Map(),
+      labels: new Map(),
+      votes: new Map(),
+      ...projectsOf((await projectRows) as PathRow[]),
+    };
+  }
+  const milestoneIds = [...new Set(rows.map((r) => r.milestone_id).filter((x): x is number => x !== null))];
+  const userIds = new Set<number>();
+  for (const r of rows) {
+    for (const id of [r.author_id, r.assignee_id, r.merged_by_id, r.closed_by_id]) if (id !== null) userIds.add(id);
+  }
+  const [milestoneRows, labelRows, paths, userRows, votes] = await Promise.all([
+    milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
+    ids.length
+      ? db('label_links as ll')
+          .join('labels as l', 'l.id', 'll.label_id')
+          .where('ll.target_type', 'merge_request')
+          .whereIn('ll.target_id', ids)
+          .select('ll.target_id', 'l.title')
+      : [],
+    projectRows,
+    userIds.size ? db('users').whereIn('id', [...userIds]) : [],
+    voteCounts(db, 'MergeRequest', ids),
+  ]);
+  const labels = new Map<number, string[]>();
+  for (const r of labelRows as { target_id: number; title: string }[]) {
+    const list = labels.get(r.target_id) ?? [];
+    list.push(r.title);
+    labels.set(r.target_id, list);
+  }
+  for (const list of labels.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    users: new Map((userRows as UserRow[]).map((u) => [u.id, u])),
+    milestones: new Map((milestoneRows as MilestoneRow[]).map((m) => [m.id, m])),
+    labels,
+    votes,
+    ...projectsOf(paths as PathRow[]),
+  };
+}
+
+type PathRow = { id: number; path: string; full_path: string; visibility_level: number; jobs_enabled: boolean | number };
+
+function projectsOf(rows: PathRow[]): Pick<MergeRequestExtras, 'projectPaths' | 'projects'> {
+  return {
+    projectPaths: new Map(rows.map((p) => [p.id, `${p.full_path}/${p.path}`])),
+    projects: new Map(rows.map((p) => [p.id, { visibilityLevel: p.visibility_level, jobsEnabled: !!p.jobs_enabled }])),
+  };
+}
+
+/** The open merge request from this source branch into this target, if any. */
+export async function findOpenMergeRequests(
+  db: Conn,
+  targetProjectId: number,
+  sourceProjectId: number,
+  sourceBranch: string,
+  targetBranch: string,
+): Promise<MergeRequestRow[]> {
+  return db('merge_requests')
+    .where({ target_project_id: targetProjectId, source_project_id: sourceProjectId, source_branch: sourceBranch, target_branch: targetBranch, state: 'opened' })
+    .orderBy('id');
+}
+
+/**
+ * Issuable#participants as GitLab 10.8's Participable gathered them: the assignee, the
+ * author, the authors of the notes (newest first: the traversal is a stack), then the users
+ * mentioned in the title, the description and the notes; only those who can read the
+ * project, each once.
+ */
+export async function mergeRequestParticipants(db: Conn, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<UserRow[]> {
+  const notes: { author_id: number | null; body: string }[] = await db('notes')
+    .where({ noteable_type: 'MergeRequest', noteable_id: mr.id })
+    .orderBy('id', 'desc')
+    .select('author_id', 'body');
+  const ids: number[] = [];
+  for (const id of [mr.assignee_id, mr.author_id, ...notes.map((n) => n.author_id)]) if (id !== null && !ids.includes(id)) ids.push(id);
+  const mentioned = mergeMentions(extractTitleMentions(mr.title), extractMentions(mr.description), ...notes.map((n) => extractMentions(n.body))).names;
+  const author: UserRow | undefined = mr.author_id === null ? undefined : await db('users').where({ id: mr.author_id }).first();
+  if (author) for (const id of await resolveMentions(db, project, author, mentioned)) if (!ids.includes(id)) ids.push(id);
+  const users: UserRow[] = ids.length ? await db('users').whereIn('id', ids) : [];
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const out: UserRow[] = [];
+  for (const id of ids) {
+    const u = byId.get(id);
+    if (u && u.state !== 'blocked' && canReadProject(u, project, await projectAccess(db, u, project))) out.push(u);
+  }
+  return out;
 }

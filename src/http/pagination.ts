@@ -62,16 +62,47 @@ export function setPageHeaders(ctx: Koa.Context, page: Page, total: number): voi
 }
 
 /**
+ * How a list query is counted and paged, when the default (COUNT(*) over the query as a
+ * subquery, the page in parallel) is not the cheapest. `page` knows the total, so a finder can
+ * pick the query shape that suits the number of matches.
+ */
+export interface PagingPlan {
+  /** The page's rows (a query builder, or a promise of them). */
+  page(query: Knex.QueryBuilder, page: Page, total: number): PromiseLike<unknown>;
+}
+
+const plans = new WeakMap<Knex.QueryBuilder, PagingPlan>();
+
+/** Attaches a paging plan to a list query (read by `paginate`); returns the query. */
+export function withPagingPlan(query: Knex.QueryBuilder, plan: PagingPlan): Knex.QueryBuilder {
+  plans.set(query, plan);
+  return query;
+}
+
+function countOf(db: Knex, query: Knex.QueryBuilder): Promise<number> {
+  return db
+    .count({ n: '*' })
+    .from(query.clone().clearOrder().as('paged'))
+    .first()
+    .then((row) => Number((row as { n: number | string } | undefined)?.n ?? 0));
+}
+
+/**
  * Counts and pages a list query. The count wraps the query as a subquery so that joins,
- * DISTINCT and GROUP BY count the same rows the page shows.
+ * DISTINCT and GROUP BY count the same rows the page shows. With a paging plan the count
+ * comes first and a page past the end is not queried at all.
  */
 export async function paginate<T>(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const page = pageOf(ctx);
-  const [countRow, rows] = await Promise.all([
-    db.count({ n: '*' }).from(query.clone().clearOrder().as('paged')).first(),
-    query.clone().limit(page.perPage).offset(page.offset),
-  ]);
-  setPageHeaders(ctx, page, Number((countRow as { n: number | string } | undefined)?.n ?? 0));
+  const plan = plans.get(query);
+  if (plan) {
+    const total = await countOf(db, query);
+    const rows = total > page.offset ? await plan.page(query, page, total) : [];
+    setPageHeaders(ctx, page, total);
+    return rows as T[];
+  }
+  const [total, rows] = await Promise.all([countOf(db, query), query.clone().limit(page.perPage).offset(page.offset)]);
+  setPageHeaders(ctx, page, total);
   return rows as T[];
 }
 

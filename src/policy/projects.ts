@@ -127,7 +127,8 @@ export type ProjectAbility =
   | 'read_label'
   | 'admin_label'
   | 'read_milestone'
-  | 'admin_milestone';
+  | 'admin_milestone'
+  | 'fork_project'; // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
 
 const MIN_LEVEL: Record<ProjectAbility, number> = {
   read_project: GUEST,
@@ -145,10 +146,11 @@ const MIN_LEVEL: Record<ProjectAbility, number> = {
   admin_label: REPORTER,
   read_milestone: GUEST,
   admin_milestone: DEVELOPER, // not reporter: GitLab 10.8's ProjectPolicy
+  fork_project: REPORTER,
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectAbility>(['read_project', 'read_members', 'download_code', 'read_label', 'read_milestone']);
+const OPEN_ABILITIES = new Set<ProjectAbility>(['read_project', 'read_members', 'download_code', 'read_label', 'read_milestone', 'fork_project']);
 
 export function can(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, ability: ProjectAbility): boolean {
   if (isAdmin(user)) return true;

@@ -85,7 +85,7 @@ async function checkChange(deps: Deps, loaded: LoadedProject, name: string, oldO
 
 /**
  * Deletes every branch merged into the default branch, except the default branch itself
- * and protected ones (GitLab also keeps branches of open merge requests; Wharf has none yet).
+ * protected ones, and the source branches of open merge requests from this project.
  * Returns the deleted names.
  */
 export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): Promise<string[]> {
@@ -97,8 +97,11 @@ export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): P
   const merged = await mergedInto(gitdir, root, heads);
   const deleted: string[] = [];
   const rules = await BranchRules.load(deps.db, project); // one query, not one per branch
+  const openSources = new Set<string>(
+    await deps.db('merge_requests').where({ source_project_id: project.id, state: 'opened' }).pluck('source_branch'),
+  );
   for (const name of [...merged].sort()) {
-    if (name === project.default_branch || rules.isProtected(name)) continue;
+    if (name === project.default_branch || rules.isProtected(name) || openSources.has(name)) continue;
     const removed = await withRepoLock(gitdir, async () => {
       try {
         await deleteRef(gitdir, `refs/heads/${name}`, heads.get(name)!);

@@ -1,6 +1,7 @@
 // Recording activity events (GitLab 10.8's EventCreateService). Every service writes its
 // event inside the transaction of its change, so an event exists exactly when the change
-// does. Reading them is src/finders/events.ts.
+// does. Reading them is src/finders/events.ts; the yearly pruning runs from
+// src/jobs/event_retention.ts.
 import type { Conn } from '../store/db.js';
 import { now } from '../store/time.js';
 
@@ -47,5 +48,36 @@ export async function recordEvent(tx: Conn, input: EventInput): Promise<number> 
       updated_at: stamp,
     })
     .returning('id');
-  return typeof row === 'object' ? row.id : row;
+  const id = typeof row === 'object' ? row.id : row;
+  if (input.projectId !== null) {
+    // Event#reset_project_activity: the project's last activity moves, at most once an hour.
+    const hourBefore = new Date(Date.parse(stamp) - 3600_000).toISOString();
+    await tx('projects').where({ id: input.projectId }).where('last_activity_at', '<=', hourBefore).update({ last_activity_at: stamp });
+  }
+  return id;
+}
+
+/**
+ * Events are kept for a year (GitLab's PruneOldEventsWorker; the spec's retention limit);
+ * readers never show older ones. The oldest created_at still kept, as of `at`.
+ */
+export function retentionCutoff(at: Date = new Date()): string {
+  const cutoff = new Date(at.getTime());
+  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 1);
+  return cutoff.toISOString();
+}
+
+/** Deletes the events older than a year (their push payloads go by cascade); returns how many. */
+export async function pruneOldEvents(db: Conn, at: Date = new Date()): Promise<number> {
+  const cutoff = retentionCutoff(at);
+  let total = 0;
+  // In batches, so that one run never holds the write lock for long.
+  for (;;) {
+    const ids: { id: number }[] = await db('events').where('created_at', '<', cutoff).orderBy('id').limit(1000).select('id');
+    if (!ids.length) return total;
+    await db.transaction(async (tx) => {
+      await tx('push_event_payloads').whereIn('event_id', ids.map((r) => r.id)).delete();
+      total += await tx('events').whereIn('id', ids.map((r) => r.id)).delete();
+    });
+  }
 }

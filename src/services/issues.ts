@@ -9,7 +9,10 @@ import { validationError } from '../http/errors.js';
 import { nextIid } from '../store/iids.js';
 import { now } from '../store/time.js';
 import { findIssue, type IssueRow } from '../finders/issues.js';
-import { DEFAULT_COLOR, sanitizeTitle } from './labels.js';
+import { applyLabels } from './issuable_labels.js';
+import { deleteIssuableDependents } from './issuable_deletion.js';
+import { recordEvent } from './events.js';
+import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated } from './todos.js';
 
 const MAX_TITLE = 255;
 
@@ -48,46 +51,6 @@ async function projectMilestone(tx: Conn, projectId: number, id: number | null):
   return row ? id : null;
 }
 
-/** The ids of the labels titled in `list`, created (default colour) when allowed. */
-async function labelIds(tx: Tx, projectId: number, list: string, create: boolean): Promise<number[]> {
-  const ids: number[] = [];
-  for (const raw of list.split(',')) {
-    const title = raw.trim();
-    if (title === '') continue;
-    const found = await tx('labels').where({ project_id: projectId, title }).first('id');
-    if (found) {
-      ids.push(found.id);
-      continue;
-    }
-    if (!create) continue;
-    // An invalid new label is dropped, as GitLab's FindOrCreateService returns nil for it.
-    const clean = sanitizeTitle(title).trim();
-    if (clean === '' || clean.length > MAX_TITLE) continue;
-    const existing = await tx('labels').where({ project_id: projectId, title: clean }).first('id');
-    if (existing) {
-      ids.push(existing.id);
-      continue;
-    }
-    const stamp = now();
-    const [row] = await tx('labels')
-      .insert({ project_id: projectId, title: clean, color: DEFAULT_COLOR, description: null, priority: null, created_at: stamp, updated_at: stamp })
-      .returning('id');
-    ids.push(typeof row === 'object' ? row.id : row);
-  }
-  return [...new Set(ids)];
-}
-
-async function setLabels(tx: Tx, issueId: number, ids: number[]): Promise<boolean> {
-  const current: { label_id: number }[] = await tx('label_links').where({ target_type: 'issue', target_id: issueId }).select('label_id');
-  const before = new Set(current.map((r) => r.label_id));
-  const after = new Set(ids);
-  const removed = [...before].filter((id) => !after.has(id));
-  const added = [...after].filter((id) => !before.has(id));
-  if (removed.length) await tx('label_links').where({ target_type: 'issue', target_id: issueId }).whereIn('label_id', removed).delete();
-  if (added.length) await tx('label_links').insert(added.map((label_id) => ({ target_type: 'issue', target_id: issueId, label_id })));
-  return removed.length + added.length > 0;
-}
-
 async function setAssignees(tx: Tx, issueId: number, ids: number[]): Promise<boolean> {
   const current: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issueId }).select('user_id');
   const before = current.map((r) => r.user_id).sort();
@@ -122,7 +85,11 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     });
     const issue = (await findIssue(tx, projectId, iid))!;
     if (input.assigneeIds?.length) await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1));
-    if (input.labels !== undefined) await setLabels(tx, issue.id, await labelIds(tx, projectId, input.labels, opts.createLabels));
+    if (input.labels !== undefined) await applyLabels(tx, 'issue', issue.id, projectId, input.labels, opts.createLabels);
+    // Activity and to-dos (issue #6), with the issue.
+    await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
+    const target = { type: 'Issue' as const, id: issue.id, projectId };
+    await todosOnIssuableCreated(tx, author, target, { assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
     return issue;
   });
 }
@@ -149,21 +116,37 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v);
     const changed = (Object.keys(values) as (keyof IssueRow)[]).filter((k) => norm(values[k]) !== norm(issue[k]));
     let touched = changed.length > 0;
+    const oldAssignees: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issue.id }).select('user_id');
     if (input.assigneeIds !== undefined) touched = (await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1))) || touched;
     if (input.labels !== undefined) {
-      touched = (await setLabels(tx, issue.id, await labelIds(tx, issue.project_id, input.labels, opts.createLabels))) || touched;
+      touched = (await applyLabels(tx, 'issue', issue.id, issue.project_id, input.labels, opts.createLabels)) || touched;
     }
     if (touched || input.updatedAt !== undefined) {
       await tx('issues').where({ id: issue.id }).update({ ...values, updated_at: input.updatedAt ?? now() });
     }
+    // Activity and to-dos (issue #6): close/reopen events; the editor's to-dos done.
+    const target = { type: 'Issue' as const, id: issue.id, projectId: issue.project_id };
+    if (values.state !== undefined && values.state !== issue.state) {
+      await recordEvent(tx, { projectId: issue.project_id, authorId: user.id, action: values.state === 'closed' ? 'closed' : 'reopened', target });
+      if (values.state === 'closed') await todosOnIssuableClosed(tx, user, target);
+    }
+    const kept = new Set(oldAssignees.map((a) => a.user_id));
+    await todosOnIssuableUpdated(tx, user, target, {
+      addedAssigneeIds: input.assigneeIds === undefined ? [] : input.assigneeIds.slice(0, 1).filter((id) => !kept.has(id)),
+      oldTitle: issue.title,
+      oldDescription: issue.description,
+      title: values.title ?? issue.title,
+      description: values.description !== undefined ? values.description : issue.description,
+      changed: touched,
+    });
     return (await findIssue(tx, issue.project_id, issue.iid))!;
   });
 }
 
-/** Removes the issue with its assignments and label links. */
+/** Removes the issue with everything hanging off it (assignments cascade). */
 export async function deleteIssue(db: Conn, issue: IssueRow): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx('label_links').where({ target_type: 'issue', target_id: issue.id }).delete();
+    await deleteIssuableDependents(tx, 'Issue', [issue.id]);
     await tx('issues').where({ id: issue.id }).delete();
   });
 }

@@ -5,6 +5,7 @@ import type { MemberRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { conflict, recordNotFound, validationError } from '../http/errors.js';
 import { ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
+import { recordEvent } from './events.js';
 
 export interface NewMember {
   sourceType: 'project' | 'group';
@@ -64,6 +65,7 @@ export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
       if (levelErrors.length) errors.access_level = levelErrors;
       if (!(await tx('users').where({ id: m.userId }).first('id'))) errors.invite_email = ['is invalid'];
       if (Object.keys(errors).length) throw validationError(errors);
+      await recordMembershipEvent(tx, m.sourceType, m.sourceId, m.userId, 'joined');
       if (!existing) return insertMember(tx, m);
       // Approving the access request.
       await tx('members')
@@ -121,5 +123,21 @@ export async function removeMember(db: Conn, member: MemberRow, guard: MemberGua
     const current = await reload(tx, member);
     await guard(tx, current);
     await tx('members').where({ id: current.id }).delete();
+    const expired = current.expires_at !== null && current.expires_at.slice(0, 10) <= now().slice(0, 10);
+    await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, expired ? 'expired' : 'left');
   });
+}
+
+/**
+ * GitLab's ProjectMember hooks (issue #6): a project member joining (added, or an access
+ * request approved) or leaving (removed; `expired` when the membership had run out) is an
+ * event of that member, except for the owner of a personal project. Groups record none.
+ */
+async function recordMembershipEvent(tx: Conn, sourceType: 'project' | 'group', projectId: number, userId: number, action: 'joined' | 'left' | 'expired') {
+  if (sourceType !== 'project') return;
+  const owner = await tx('projects as p')
+    .join('namespaces as n', 'n.id', 'p.namespace_id')
+    .where({ 'p.id': projectId, 'n.kind': 'user', 'n.owner_id': userId })
+    .first('p.id');
+  if (!owner) await recordEvent(tx, { projectId, authorId: userId, action });
 }

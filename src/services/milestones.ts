@@ -9,6 +9,7 @@ import { now } from '../store/time.js';
 import { findMilestone, type MilestoneRow } from '../finders/milestones.js';
 import { isUniqueViolation } from './members.js';
 import { sanitizeTitle } from './labels.js';
+import { recordEvent } from './events.js';
 
 const TITLE_TAKEN = 'already being used for another group or project milestone.';
 
@@ -53,7 +54,7 @@ export interface NewMilestone {
 }
 
 /** Creates an active milestone with the project's next milestone iid, in one transaction. */
-export async function createMilestone(db: Conn, projectId: number, attrs: NewMilestone): Promise<MilestoneRow> {
+export async function createMilestone(db: Conn, projectId: number, attrs: NewMilestone, actorId: number): Promise<MilestoneRow> {
   const draft = {
     id: 0,
     project_id: projectId,
@@ -71,7 +72,9 @@ export async function createMilestone(db: Conn, projectId: number, attrs: NewMil
       const { id: _unused, ...values } = draft;
       const row = { ...values, iid: await nextIid(tx, projectId, 'milestones'), created_at: stamp, updated_at: stamp };
       await tx('milestones').insert(row);
-      return (await tx('milestones').where({ project_id: projectId, iid: row.iid }).first()) as MilestoneRow;
+      const created = (await tx('milestones').where({ project_id: projectId, iid: row.iid }).first()) as MilestoneRow;
+      await recordEvent(tx, { projectId, authorId: actorId, action: 'created', target: { type: 'Milestone', id: created.id }, createdAt: stamp });
+      return created;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw failed('create', { title: [TITLE_TAKEN] });
@@ -88,7 +91,7 @@ export interface MilestoneChange {
 }
 
 /** Applies the given attributes and state event; nothing changes when validation fails. */
-export async function updateMilestone(db: Conn, milestone: MilestoneRow, change: MilestoneChange): Promise<MilestoneRow> {
+export async function updateMilestone(db: Conn, milestone: MilestoneRow, change: MilestoneChange, actorId: number): Promise<MilestoneRow> {
   const title = assignedTitle(change.title) ?? milestone.title;
   const next: MilestoneRow = {
     ...milestone,
@@ -107,6 +110,10 @@ export async function updateMilestone(db: Conn, milestone: MilestoneRow, change:
       const changed = (Object.keys(values) as (keyof typeof values)[]).some((k) => values[k] !== milestone[k]);
       if (!changed) return milestone; // as Rails: an update that changes nothing keeps updated_at
       await tx('milestones').where({ id }).update({ ...values, updated_at: now() });
+      if (next.state !== milestone.state) {
+        const action = next.state === 'closed' ? 'closed' : 'reopened';
+        await recordEvent(tx, { projectId: milestone.project_id, authorId: actorId, action, target: { type: 'Milestone', id } });
+      }
       return (await findMilestone(tx, milestone.project_id, id))!;
     });
   } catch (err) {
@@ -117,5 +124,9 @@ export async function updateMilestone(db: Conn, milestone: MilestoneRow, change:
 
 /** Removes the milestone (the API's plain destroy: no event, unlike DestroyService). */
 export async function deleteMilestone(db: Conn, milestone: MilestoneRow): Promise<void> {
-  await db('milestones').where({ id: milestone.id }).delete();
+  await db.transaction(async (tx) => {
+    // Its events go with it (Milestone has_many :events, dependent: :destroy).
+    await tx('events').where({ target_type: 'Milestone', target_id: milestone.id }).delete();
+    await tx('milestones').where({ id: milestone.id }).delete();
+  });
 }

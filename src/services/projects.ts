@@ -2,6 +2,8 @@
 // star, share with a group, custom attributes. Rows change in one transaction; the bare
 // repository is created, moved or removed around it, never inside it.
 import type { Deps } from '../deps.js';
+import { deleteProjectMergeRequests } from './merge_requests.js';
+import { deleteProjectAwards } from './award_emoji.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
@@ -10,6 +12,7 @@ import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../pol
 import { canCreateProjectIn } from '../policy/groups.js';
 import { generateToken } from './tokens.js';
 import { insertMember } from './members.js';
+import { recordEvent } from './events.js';
 import { NAME_MESSAGE, PATH_MESSAGE, pathFromName, validName, validPath } from './project_names.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 
@@ -165,6 +168,7 @@ export async function createProject(deps: Deps, owner: UserRow, attrs: NewProjec
         .returning('id');
       const projectId: number = typeof idRow === 'object' ? idRow.id : idRow;
       await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
+      await recordEvent(tx, { projectId, authorId: owner.id, action: 'created', createdAt: stamp }); // issue #6
       if (ns.kind === 'user') {
         await insertMember(tx, { sourceType: 'project', sourceId: projectId, userId: ns.owner_id!, accessLevel: MASTER, createdById: owner.id });
       }
@@ -232,6 +236,9 @@ export async function deleteProject(deps: Deps, project: ProjectWithNamespace): 
   await deps.db.transaction(async (tx) => {
     await tx('members').where({ source_type: 'project', source_id: project.id }).delete();
     await tx('custom_attributes').where({ subject_type: 'project', subject_id: project.id }).delete();
+    // Polymorphic rows have no foreign key to cascade on; the rest goes with the project row.
+    await deleteProjectMergeRequests(tx, project.id);
+    await deleteProjectAwards(tx, project.id);
     await tx('projects').where({ id: project.id }).delete();
   });
   await deps.repos.remove(fullPathOf(project));

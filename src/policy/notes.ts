@@ -1,0 +1,80 @@
+// Who may comment, edit comments, award emoji and track time on issues and merge requests
+// (GitLab 10.8's NotePolicy and IssuablePolicy on top of ProjectPolicy). The only place these
+// decisions are made; whether the noteable itself is readable comes from policy/issues.ts and
+// policy/merge_requests.ts through the facts the caller passes.
+// - create_note: guest abilities (members, any signed-in user of a public or internal project,
+//   admins) on a readable noteable of a project that is not archived;
+// - admin_note (edit, delete): the note's author or masters and up (admins), never on a system
+//   note; archived projects allow none;
+// - a locked discussion (`discussion_locked`) refuses create_note and admin_note to whoever is
+//   not a project member — GitLab's rule prevents, so it holds for non-member admins too;
+// - award_emoji: guest abilities on a readable target, not archived; nobody up/down-votes what
+//   they authored;
+// - note `created_at`: admins and the project owner.
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { GUEST, INTERNAL, MASTER, PUBLIC } from './levels.js';
+import { isAdmin } from './users.js';
+import { maxLevel, type ProjectAccess } from './projects.js';
+
+/** What these rules need to know of the noteable (issue or merge request). */
+export interface NoteableFacts {
+  /** The user may read the noteable (its own policy said so). */
+  readable: boolean;
+  discussionLocked: boolean;
+}
+
+export interface NoteFacts {
+  author_id: number | null;
+  system: boolean | number;
+}
+
+function active(user: UserRow | null): user is UserRow {
+  return !!user && user.state !== 'blocked';
+}
+
+/** GitLab's project team membership (direct, through groups or shares, or ownership). */
+export function isProjectMember(access: ProjectAccess): boolean {
+  return maxLevel(access) >= GUEST;
+}
+
+/** Guest abilities: members, admins, and signed-in users of public (and, non-external, internal) projects. */
+function guestAccess(user: UserRow, project: ProjectWithNamespace, access: ProjectAccess): boolean {
+  if (isAdmin(user) || isProjectMember(access)) return true;
+  if (project.visibility_level >= PUBLIC) return true;
+  return project.visibility_level >= INTERNAL && !user.external;
+}
+
+function lockedOut(noteable: NoteableFacts, access: ProjectAccess): boolean {
+  return noteable.discussionLocked && !isProjectMember(access);
+}
+
+export function canCreateNote(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, noteable: NoteableFacts): boolean {
+  if (!active(user) || project.archived || !noteable.readable) return false;
+  if (lockedOut(noteable, access)) return false;
+  return guestAccess(user, project, access);
+}
+
+/** Edit or delete the note (admin_note). */
+export function canAdminNote(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, noteable: NoteableFacts, note: NoteFacts): boolean {
+  if (!active(user) || project.archived || !noteable.readable) return false;
+  if (note.system) return false;
+  if (lockedOut(noteable, access)) return false;
+  return note.author_id === user.id || isAdmin(user) || maxLevel(access) >= MASTER;
+}
+
+/** Give the target an award: guest abilities; no votes on what the user authored. */
+export function canAward(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, target: { readable: boolean; authorId: number | null }, name: string): boolean {
+  if (!active(user) || project.archived || !target.readable) return false;
+  if (target.authorId === user.id && (name === 'thumbsup' || name === 'thumbsdown')) return false;
+  return guestAccess(user, project, access);
+}
+
+/** Remove an award: its owner or an admin. */
+export function canRemoveAward(user: UserRow | null, award: { user_id: number }): boolean {
+  return active(user) && (award.user_id === user.id || isAdmin(user));
+}
+
+/** A note's `created_at` may be set by admins and the project owner. */
+export function canSetNoteTimestamps(user: UserRow | null, access: ProjectAccess): boolean {
+  return isAdmin(user) || access.owner;
+}

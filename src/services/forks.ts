@@ -1,0 +1,51 @@
+// Forking a project (GitLab 10.8's Projects::ForkService): a new project with the parent's
+// name, path, description and settings, in the user's namespace or another they may create
+// projects in, no more visible than the parent or the namespace, linked by forked_from_id.
+// It is created through createProject (same validations, membership, event), then its empty
+// repository is replaced by `git clone --bare --local` of the parent's: the objects are
+// hardlinked, so the fork keeps them when the parent is deleted. A failed clone removes the
+// new project again.
+import fs from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Deps } from '../deps.js';
+import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { ApiError } from '../http/errors.js';
+import { visibilityName } from '../policy/levels.js';
+import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
+import { createProject, deleteProject } from './projects.js';
+
+const run = promisify(execFile);
+
+/** Creates the fork; model errors (name or path taken) answer 409, as the fork API's conflict!. */
+export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWithNamespace, namespace: NamespaceRow): Promise<ProjectWithNamespace> {
+  const level = Math.min(parent.visibility_level, namespace.visibility_level);
+  let fork: ProjectWithNamespace;
+  try {
+    fork = await createProject(deps, user, {
+      name: parent.name,
+      path: parent.path,
+      namespace_id: namespace.id,
+      description: parent.description ?? undefined,
+      visibility: visibilityName(level),
+      shared_runners_enabled: !!parent.shared_runners_enabled,
+      jobs_enabled: !!parent.jobs_enabled,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400 && typeof (err.body as { message?: unknown }).message === 'object') {
+      throw new ApiError(409, err.body);
+    }
+    throw err;
+  }
+  const dir = deps.repos.pathFor(fullPathOf(fork));
+  try {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    await run('git', ['clone', '--bare', '--local', '--quiet', deps.repos.pathFor(fullPathOf(parent)), dir]);
+    await run('git', [`--git-dir=${dir}`, 'remote', 'remove', 'origin']).catch(() => undefined);
+  } catch (err) {
+    await deleteProject(deps, fork).catch(() => undefined);
+    throw err;
+  }
+  await deps.db('projects').where({ id: fork.id }).update({ forked_from_id: parent.id, default_branch: parent.default_branch, import_status: 'finished' });
+  return (await findProjectByIdOrPath(deps.db, String(fork.id)))!;
+}

@@ -1,0 +1,270 @@
+// Accepting a merge request (GitLab 10.8's API `merge` endpoint with MergeRequests::
+// MergeService, FfMergeService, PostMergeService and MergeWhenPipelineSucceedsService).
+//
+// The checks, in GitLab's order: the user may update the target branch (push or merge
+// rights under branch protection) else 401; the merge request is in a mergeable state (open,
+// not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
+// passes, which it always does without pipelines, as `mergeable_ci_state?` answers true when
+// there is no head pipeline) else 405; it merges without conflict and, under `rebase_merge`
+// and `ff`, the target head is an ancestor of the source head, else 406; `sha` names the
+// source head else 409.
+//
+// The merge: `merge` and `rebase_merge` write a merge commit (target head, source head; the
+// user as author and committer), `ff` moves the target to the source head and keeps
+// `merge_commit_sha` null. The target branch moves by compare-and-swap; a target that moved
+// meanwhile is merged again against its new head (GitLab merged against the branch as it
+// was when its merge ran). Then, as a push would: push events and the refresh of the other
+// merge requests (afterWrite), once the merge request is recorded as merged with its event,
+// its to-dos done and the issues it closes closed (PostMergeService), all in one
+// transaction. Last, the source branch is removed when asked and allowed.
+import type { Deps } from '../deps.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { LoadedProject } from '../api/loaders.js';
+import { ApiError, unauthorized } from '../http/errors.js';
+import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { fullPathOf } from '../finders/projects.js';
+import { canCancelAutomaticMerge, canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
+import { can, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { canUpdateIssue } from '../policy/issues.js';
+import { readRef } from '../git/refs.js';
+import { fastForwardPossible, isAncestor, writeMergeCommit } from '../git/merge.js';
+import { now } from '../store/time.js';
+import { assigneeIdsOf, type IssueRow } from '../finders/issues.js';
+import { recordEvent } from './events.js';
+import { todosOnIssuableClosed } from './todos.js';
+import { updateIssue } from './issues.js';
+import { afterWrite, moveBranch } from './repository_writes.js';
+import { deleteBranch } from './branch_writes.js';
+import { branchState, ensureMergeStatus, projectOf } from './merge_status.js';
+import { issueReference, mergeRequestClosesIssues } from './closing_issues.js';
+import { workInProgress } from '../entities/merge_request.js';
+
+export const NOT_ALLOWED = () => new ApiError(405, { message: '405 Method Not Allowed' });
+export const CANNOT_MERGE = () => new ApiError(406, { message: 'Branch cannot be merged' });
+
+export interface MergeParams {
+  commitMessage?: string;
+  shouldRemoveSourceBranch?: boolean;
+  mergeWhenPipelineSucceeds?: boolean;
+  sha?: string;
+}
+
+/** A LoadedProject for another project or another user than the request's. */
+export function loadedFor(project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null): LoadedProject {
+  return {
+    project,
+    access,
+    user,
+    can: (ability) => can(user, project, access, ability),
+    authorize(ability) {
+      if (!can(user, project, access, ability)) throw unauthorized();
+    },
+  };
+}
+
+/** Rails' Array#to_sentence. */
+function toSentence(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  if (items.length === 2) return `${items[0]} and ${items[1]}`;
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+/** MergeRequest#merge_commit_message: the default message of the merge commit. */
+export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string> {
+  const author = mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) ?? null);
+  const closes = await mergeRequestClosesIssues(deps, project, mr, author);
+  const refs: string[] = [];
+  for (const issue of closes) {
+    const issueProject = issue.project_id === project.id ? project : await projectOf(deps, issue.project_id);
+    if (issueProject) refs.push(issueReference(issue, issueProject, project));
+  }
+  const lines = [`Merge branch '${mr.source_branch}' into '${mr.target_branch}'`, mr.title];
+  if (refs.length) lines.push(`Closes ${toSentence(refs)}`);
+  lines.push(`See merge request ${fullPathOf(project)}!${mr.iid}`);
+  return lines.join('\n\n');
+}
+
+/**
+ * PUT .../merge. `loaded` is the merge request's (target) project as the request sees it.
+ * Returns the merge request as stored afterwards.
+ */
+export async function acceptMergeRequest(deps: Deps, loaded: LoadedProject, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
+  const { project, access } = loaded;
+  if (!(await canMergeMergeRequest(deps.db, project, access, user, mr))) throw unauthorized();
+
+  // mergeable_state?: open, not WIP, not broken (branches exist, commits of its own).
+  if (mr.state !== 'opened' || workInProgress(mr.title)) throw NOT_ALLOWED();
+  const state = await branchState(deps, mr, project);
+  if (state.broken) throw NOT_ALLOWED();
+  // Pipelines do not exist, so `mergeable_ci_state?` holds even under
+  // only_allow_merge_if_pipeline_succeeds, and merge_when_pipeline_succeeds merges now.
+
+  // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.
+  const checked = await ensureMergeStatus(deps, mr);
+  if (checked.merge_status !== 'can_be_merged') throw CANNOT_MERGE();
+  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const head = mr.head_sha!;
+  if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, head))) throw CANNOT_MERGE();
+
+  if (params.sha !== undefined && params.sha !== head) {
+    throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${head}` });
+  }
+
+  const message = (params.commitMessage ?? (await defaultMergeCommitMessage(deps, project, mr))).replace(/\r/g, '');
+  const moved = await mergeIntoTarget(deps, project, mr, user, head, message);
+
+  const closes = await closableIssues(deps, project, mr, user);
+  await recordMerged(deps, project, mr, user, moved.mergeCommitSha, closes);
+  await afterWrite(deps, project, null, user, [{ ref: `refs/heads/${mr.target_branch}`, oldOid: moved.oldOid, newOid: moved.newOid }]);
+
+  const forceRemove = !!mr.force_remove_source_branch;
+  if (params.shouldRemoveSourceBranch ?? forceRemove) await removeSourceBranch(deps, mr, forceRemove ? null : user, head);
+  return (await findMergeRequest(deps.db, mr.target_project_id, mr.iid))!;
+}
+
+/**
+ * Writes the merge (or fast-forwards) and moves the target branch by compare-and-swap,
+ * merging again when the target moved meanwhile.
+ */
+async function mergeIntoTarget(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  mr: MergeRequestRow,
+  user: UserRow,
+  head: string,
+  message: string,
+): Promise<{ oldOid: string; newOid: string; mergeCommitSha: string | null }> {
+  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const targetHead = await readRef(gitdir, `refs/heads/${mr.target_branch}`);
+    if (!targetHead) throw NOT_ALLOWED();
+    // Merged meanwhile (a concurrent merge, a push): nothing of its own is left to merge.
+    if (await isAncestor(gitdir, head, targetHead)) throw NOT_ALLOWED();
+    let newOid: string | null;
+    let mergeCommitSha: string | null;
+    if (project.merge_method === 'ff') {
+      if (!(await fastForwardPossible(gitdir, targetHead, head))) throw CANNOT_MERGE();
+      newOid = head;
+      mergeCommitSha = null;
+    } else {
+      if (project.merge_method === 'rebase_merge' && !(await fastForwardPossible(gitdir, targetHead, head))) throw CANNOT_MERGE();
+      const sig = { name: user.name, email: user.email, timestamp: Math.floor(Date.now() / 1000) };
+      newOid = await writeMergeCommit(gitdir, { ours: targetHead, theirs: head, message, author: sig, committer: sig });
+      if (!newOid) throw CANNOT_MERGE();
+      mergeCommitSha = newOid;
+    }
+    try {
+      await moveBranch(deps, project, mr.target_branch, newOid, targetHead);
+      return { oldOid: targetHead, newOid, mergeCommitSha };
+    } catch (err) {
+      // The target moved since it was read: merge against its new head.
+      if (err instanceof ApiError && err.status === 400 && attempt < 2) continue;
+      if (err instanceof ApiError && err.status === 400) throw CANNOT_MERGE();
+      throw err;
+    }
+  }
+  throw CANNOT_MERGE();
+}
+
+/** The issues merging closes that the user may close (PostMergeService#close_issues). */
+async function closableIssues(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow, user: UserRow): Promise<IssueRow[]> {
+  const out: IssueRow[] = [];
+  for (const issue of await mergeRequestClosesIssues(deps, project, mr, user)) {
+    if (issue.state !== 'opened') continue;
+    const issueProject = issue.project_id === project.id ? project : await projectOf(deps, issue.project_id);
+    if (!issueProject) continue;
+    const access = await projectAccess(deps.db, user, issueProject);
+    const facts = { confidential: issue.confidential, author_id: issue.author_id, assigneeIds: await assigneeIdsOf(deps.db, issue.id) };
+    if (canUpdateIssue(user, issueProject, access, facts)) out.push(issue);
+  }
+  return out;
+}
+
+/**
+ * PostMergeService: in one transaction, the issues closed, the merge request merged (only
+ * if still open: a concurrent merge or refresh recorded it first otherwise), its event and
+ * its to-dos done. Returns whether this call recorded the merge.
+ */
+export async function recordMerged(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  mr: MergeRequestRow,
+  user: UserRow,
+  mergeCommitSha: string | null,
+  closes: IssueRow[],
+): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const stamp = now();
+    const n = await tx('merge_requests').where({ id: mr.id, state: 'opened' }).update({
+      state: 'merged',
+      merged_at: stamp,
+      merged_by_id: user.id,
+      merge_commit_sha: mergeCommitSha,
+      merge_when_pipeline_succeeds: false,
+      updated_at: stamp,
+    });
+    if (!n) return false;
+    for (const issue of closes) await updateIssue(tx, issue, user, { stateEvent: 'close' }, { createLabels: false });
+    await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'merged', target: { type: 'MergeRequest', id: mr.id }, createdAt: stamp });
+    await todosOnIssuableClosed(tx, user, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id });
+    return true;
+  });
+}
+
+/**
+ * MergeService#after_merge's branch removal: by `user`, or (force_remove_source_branch) by
+ * the author; only when MergeRequest#can_remove_source_branch? holds for them (not
+ * protected, not the default branch, push rights, the branch still at the merged head).
+ * A refusal is quiet, as in GitLab.
+ */
+export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
+  const deleter = user ?? (mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) as UserRow | undefined) ?? null);
+  if (!deleter) return false;
+  const source = await projectOf(deps, mr.source_project_id);
+  if (!source) return false;
+  const access = await projectAccess(deps.db, deleter, source);
+  if (!(await canRemoveSourceBranch(deps.db, deleter, source, access, mr.source_branch))) return false;
+  const current = await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`);
+  if (current !== head) return false;
+  try {
+    await deleteBranch(deps, loadedFor(source, access, deleter), mr.source_branch, head);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError) return false;
+    throw err;
+  }
+}
+
+/** The check of a merge request that a push to its target branch merged by hand. */
+export async function mergedByPush(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow, user: UserRow): Promise<boolean> {
+  const closes = await closableIssues(deps, project, mr, user);
+  return recordMerged(deps, project, mr, user, null, closes);
+}
+
+/**
+ * POST .../cancel_merge_when_pipeline_succeeds (MergeWhenPipelineSucceedsService#cancel):
+ * the merge user or anyone who may merge, or the author, else 401. GitLab answers its
+ * service result as the body, with the POST's 201 either way.
+ */
+export async function cancelMergeWhenPipelineSucceeds(
+  deps: Deps,
+  loaded: LoadedProject,
+  mr: MergeRequestRow,
+  user: UserRow,
+): Promise<Record<string, unknown>> {
+  const allowed = await canCancelAutomaticMerge(deps.db, loaded.project, loaded.access, user, mr);
+  if (!allowed) throw unauthorized();
+  if (!mr.merge_when_pipeline_succeeds || mr.state !== 'opened') {
+    return { message: "Can't cancel the automatic merge", status: 'error', http_status: 406 };
+  }
+  await resetMergeWhenPipelineSucceeds(deps, mr);
+  return { status: 'success' };
+}
+
+/** MergeRequest#reset_merge_when_pipeline_succeeds (its merge params forgotten too). */
+export async function resetMergeWhenPipelineSucceeds(deps: Deps, mr: MergeRequestRow): Promise<void> {
+  await deps.db('merge_requests')
+    .where({ id: mr.id })
+    .update({ merge_when_pipeline_succeeds: false, merge_user_id: null, should_remove_source_branch: null, updated_at: now() });
+}
+
