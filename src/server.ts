@@ -11,6 +11,7 @@ import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { buildApp } from './app.js';
 import { startEventRetention } from './jobs/event_retention.js';
+import { startMemberExpiry } from './jobs/member_expiry.js';
 
 export interface RunningServer {
   deps: Deps;
@@ -39,7 +40,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const eventRetention = startEventRetention(deps); // issue #6: daily, unref'd
+  const jobs = [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
@@ -47,7 +48,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server,
     url,
     async close() {
-      eventRetention.stop();
+      for (const job of jobs) job.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.db.destroy();

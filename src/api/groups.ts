@@ -162,7 +162,7 @@ export function groupsRouter(deps: Deps): Router {
     const group = await loadGroup(ctx, deps);
     if (!(await canOnGroup(deps.db, user, group, 'admin_group'))) throw forbidden();
     checkUnmodifiedSince(ctx, group.updated_at);
-    await deleteGroup(deps, group);
+    await deleteGroup(deps, group, user);
     ctx.status = 204;
   });
 

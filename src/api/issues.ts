@@ -11,6 +11,7 @@ import { requireUser } from '../http/auth.js';
 import { forbidden, notFound, recordNotFound } from '../http/errors.js';
 import { coerceDate, coerceInteger, p, Param, parseValues, rawParams, type Schema } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
+import { optionalId, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
 import { issueBasic, issueEntity } from '../entities/issue.js';
 import {
   assigneeIdsOf,
@@ -47,9 +48,6 @@ const idList = () =>
     return list.filter((v) => v !== '' && v !== null).map((v) => coerceInteger(v));
   });
 
-/** An integer where '' means none (null). */
-const optionalId = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
-
 /** GitLab takes due_date as a string and Rails casts what is not a date to nil. */
 const looseDate = () =>
   new Param<string | null>((raw) => {
@@ -62,20 +60,10 @@ const looseDate = () =>
 
 const LIST_SCHEMA = {
   state: p.string().values(ISSUE_STATES as unknown as string[]).default('all'),
-  labels: p.string(),
-  milestone: p.string(),
   order_by: p.string().values(ISSUE_ORDERS as unknown as string[]).default('created_at'),
-  sort: p.string().values(['asc', 'desc']).default('desc'),
   iids: p.array(p.integer()),
-  search: p.string(),
-  created_after: p.datetime(),
-  created_before: p.datetime(),
-  updated_after: p.datetime(),
-  updated_before: p.datetime(),
-  author_id: p.integer(),
-  assignee_id: p.integer(),
   scope: p.string().values(ISSUE_SCOPES as unknown as string[]),
-  my_reaction_emoji: p.string(),
+  ...SHARED_LIST_PARAMS,
 } satisfies Schema;
 
 const EDIT_FIELDS = {
@@ -93,19 +81,8 @@ function filtersOf(v: ReturnType<typeof parseValues<typeof LIST_SCHEMA>>, defaul
   return {
     state: v.state as IssueFilters['state'],
     scope: (v.scope ?? defaultScope) as IssueFilters['scope'],
-    labels: v.labels ?? undefined,
-    milestone: v.milestone ?? undefined,
-    authorId: v.author_id ?? undefined,
-    assigneeId: v.assignee_id ?? undefined,
-    myReactionEmoji: v.my_reaction_emoji ?? undefined,
-    iids: v.iids ?? undefined,
-    search: v.search ?? undefined,
-    createdAfter: v.created_after ?? undefined,
-    createdBefore: v.created_before ?? undefined,
-    updatedAfter: v.updated_after ?? undefined,
-    updatedBefore: v.updated_before ?? undefined,
     orderBy: v.order_by as IssueFilters['orderBy'],
-    sort: v.sort as IssueFilters['sort'],
+    ...sharedListFilters(v),
   };
 }
 

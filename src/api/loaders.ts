@@ -34,6 +34,11 @@ export async function loadProject(ctx: Koa.Context, deps: Deps, param = 'id'): P
   if (!project) throw notFound('Project');
   const access = await projectAccess(deps.db, user, project);
   if (!canReadProject(user, project, access)) throw notFound('Project');
+  return loadedProject(project, access, user);
+}
+
+/** A project with a user's access to it (services acting for another project or user use it too). */
+export function loadedProject(project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null): LoadedProject {
   return {
     project,
     access,

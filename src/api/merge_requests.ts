@@ -12,8 +12,9 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { loadProject, type LoadedProject } from './loaders.js';
 import { currentUser, requireUser } from '../http/auth.js';
 import { forbidden, recordNotFound, unauthorized } from '../http/errors.js';
-import { coerceInteger, p, Param, parseValues, rawParams, type Schema } from '../http/params.js';
+import { p, parseValues, rawParams, type Schema } from '../http/params.js';
 import { paginate, paginateArray } from '../http/pagination.js';
+import { optionalId, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
 import {
   findMergeRequest,
   mergeRequestParticipants,
@@ -45,28 +46,15 @@ import { commitBasic } from '../entities/commit.js';
 import { diffEntity } from '../entities/diff.js';
 import { mergeRequestChanges, mergeRequestCommits } from '../services/merge_request_diff.js';
 
-/** An integer where '' means none (null). */
-const optionalId = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
-
 const LIST_SCHEMA = {
   // A bare `?state` lists everything, as GitLab's finder did with a blank state.
   state: p.string().values([...MR_STATES, '']).default('all'),
   order_by: p.string().values(MR_ORDERS as unknown as string[]).default('created_at'),
-  sort: p.string().values(['asc', 'desc']).default('desc'),
-  milestone: p.string(),
-  labels: p.string(),
-  created_after: p.datetime(),
-  created_before: p.datetime(),
-  updated_after: p.datetime(),
-  updated_before: p.datetime(),
   view: p.string().values(['simple']),
-  author_id: p.integer(),
-  assignee_id: p.integer(),
   scope: p.string().values(MR_SCOPES as unknown as string[]),
-  my_reaction_emoji: p.string(),
   source_branch: p.string(),
   target_branch: p.string(),
-  search: p.string(),
+  ...SHARED_LIST_PARAMS,
 } satisfies Schema;
 
 const OPTIONAL_FIELDS = {
@@ -87,21 +75,10 @@ function filtersOf(v: ListValues & { iids?: number[] }, defaultScope: MergeReque
   return {
     state: (v.state || 'all') as MergeRequestFilters['state'],
     scope: (v.scope ?? defaultScope) as MergeRequestFilters['scope'],
-    labels: v.labels ?? undefined,
-    milestone: v.milestone ?? undefined,
-    authorId: v.author_id ?? undefined,
-    assigneeId: v.assignee_id ?? undefined,
-    myReactionEmoji: v.my_reaction_emoji ?? undefined,
+    orderBy: v.order_by as MergeRequestFilters['orderBy'],
     sourceBranch: v.source_branch ?? undefined,
     targetBranch: v.target_branch ?? undefined,
-    iids: v.iids ?? undefined,
-    search: v.search ?? undefined,
-    createdAfter: v.created_after ?? undefined,
-    createdBefore: v.created_before ?? undefined,
-    updatedAfter: v.updated_after ?? undefined,
-    updatedBefore: v.updated_before ?? undefined,
-    orderBy: v.order_by as MergeRequestFilters['orderBy'],
-    sort: v.sort as MergeRequestFilters['sort'],
+    ...sharedListFilters(v),
   };
 }
 

@@ -24,13 +24,14 @@ import { listSchema, settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './pro
 import { mountCustomAttributes } from './custom_attributes.js';
 import type { ProjectRow } from '../store/rows.js';
 
-interface ListScope {
+export interface ListScope {
   personalOf?: UserRow;
   group?: NamespaceRow;
+  forkedFromId?: number;
 }
 
 /** Parses the list parameters, runs one paged query and renders the page. */
-async function listProjects(ctx: Koa.Context, deps: Deps, scope: ListScope): Promise<void> {
+export async function listProjects(ctx: Koa.Context, deps: Deps, scope: ListScope): Promise<void> {
   const user = currentUser(ctx);
   const f: Parsed<typeof listSchema> = parse(ctx, listSchema);
   const admin = isAdmin(user);
@@ -46,6 +47,7 @@ async function listProjects(ctx: Koa.Context, deps: Deps, scope: ListScope): Pro
     customAttributes: admin ? f.custom_attributes : undefined,
     personalOf: scope.personalOf,
     group: scope.group,
+    forkedFromId: scope.forkedFromId,
     orderBy: f.order_by as ProjectOrder,
     sort: f.sort as 'asc' | 'desc',
   });
@@ -139,10 +141,10 @@ export function projectsRouter(deps: Deps): Router {
   });
 
   router.delete('/projects/:id', async (ctx) => {
-    requireUser(ctx);
+    const user = requireUser(ctx);
     const loaded = await loadProject(ctx, deps);
     loaded.authorize('remove_project');
-    await deleteProject(deps, loaded.project);
+    await deleteProject(deps, loaded.project, user);
     ctx.status = 202;
     ctx.body = { message: '202 Accepted' };
   });

@@ -58,7 +58,7 @@ export function eventEntity(e: EventRow, extras: EventExtras, urls: Urls) {
     target_iid: target?.iid ?? e.target_id,
     target_type: e.target_type,
     author_id: e.author_id,
-    target_title: (note ? noteable?.title : target?.title) ?? null,
+    target_title: (note ? noteable?.title : target?.title) ?? e.target_title ?? null,
     created_at: e.created_at,
     ...(note ? { note: noteEntity(note, noteable?.iid ?? (null as unknown as number), extras.users, urls) } : {}),
     ...(author ? { author: userBasic(author, urls) } : {}),

@@ -9,7 +9,7 @@ import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import type { NoteRow } from '../services/notes.js';
 import { EVENT_ACTIONS, retentionCutoff, type EventAction } from '../services/events.js';
-import { whereVisibleEvents } from '../policy/events.js';
+import { whereVisibleEvents, whereVisibleProjectlessEvents } from '../policy/events.js';
 
 export interface EventRow {
   id: number;
@@ -18,6 +18,7 @@ export interface EventRow {
   action: number;
   target_type: string | null;
   target_id: number | null;
+  target_title: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -59,10 +60,13 @@ export interface EventFilters {
 }
 
 export function eventsQuery(db: Conn, viewer: UserRow | null, source: EventSource, f: EventFilters): Knex.QueryBuilder {
-  const q = db('events as e').join('projects as p', 'p.id', 'e.project_id').select('e.*');
+  const q = db('events as e').leftJoin('projects as p', 'p.id', 'e.project_id').select('e.*');
   if (source.kind === 'user') q.where('e.author_id', source.userId);
   else q.where('e.project_id', source.projectId);
-  whereVisibleEvents(q, db, viewer, 'e', 'p');
+  q.where((w) => {
+    w.where((inProject) => whereVisibleEvents(inProject.whereNotNull('e.project_id'), db, viewer, 'e', 'p'));
+    w.orWhere((projectless) => whereVisibleProjectlessEvents(projectless, viewer, 'e'));
+  });
   q.where('e.created_at', '>=', retentionCutoff());
   if (f.action !== undefined) q.where('e.action', EVENT_ACTIONS[f.action as EventAction]);
   if (f.targetType !== undefined) q.where('e.target_type', EVENT_TARGET_TYPES[f.targetType]);

@@ -8,7 +8,7 @@ import type { NamespaceRow, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
-import { orFuzzyMatch, squish } from './fuzzy.js';
+import { applySharedFilters, filtersByLabelTitles, filtersByMilestone } from './issuable_filters.js';
 import { withPagingPlan, type Page } from '../http/pagination.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 
@@ -37,10 +37,6 @@ export const ISSUE_STATES = ['opened', 'closed', 'all'] as const;
 export const ISSUE_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
 export const ISSUE_ORDERS = ['created_at', 'updated_at'] as const;
 
-/** GitLab's special label and milestone filter values (10.x, plus None/Any of later versions). */
-const NO_LABEL = new Set(['No Label', 'None']);
-const NO_MILESTONE = new Set(['No Milestone', 'None']);
-
 export interface IssueFilters {
   state: (typeof ISSUE_STATES)[number];
   scope: (typeof ISSUE_SCOPES)[number];
@@ -66,30 +62,9 @@ export type IssueSource =
   | { kind: 'group'; group: NamespaceRow }
   | { kind: 'all' };
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Ids of the issues assigned to a user (non-correlated: SQLite builds the list once). */
 function assignedTo(db: Conn, userId: number): Knex.QueryBuilder {
   return db('issue_assignees').select('issue_id').where('user_id', userId);
-}
-
-/**
- * Ids of the issues carrying a label of every title (of the project, when the list is one):
- * each title's links are checked against the previous ones' ids inside the subquery, so only
- * the issues that have them all are looked up.
- */
-function labelledWithAll(db: Conn, titles: string[], projectId: number | undefined): Knex.QueryBuilder {
-  let ids: Knex.QueryBuilder | undefined;
-  for (const title of titles) {
-    const labelIds = db('labels').select('id').where('title', title);
-    if (projectId !== undefined) labelIds.where('project_id', projectId);
-    const next = db('label_links').select('target_id').whereIn('label_id', labelIds).where('target_type', 'issue');
-    if (ids) next.whereIn('target_id', ids);
-    ids = next;
-  }
-  return ids as Knex.QueryBuilder;
 }
 
 /**
@@ -106,51 +81,7 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
   if (f.assigneeId !== undefined) q.whereIn('i.id', assignedTo(db, f.assigneeId));
   if (f.iids && f.iids.length) q.whereIn('i.iid', f.iids);
   if (f.myReactionEmoji) q.whereIn('i.id', awardedIds(db, 'Issue', user.id, f.myReactionEmoji));
-  if (f.labels !== undefined && f.labels !== '') {
-    const linked = () => db('label_links as ll').select(db.raw('1')).whereRaw("ll.target_type = 'issue' AND ll.target_id = i.id");
-    if (NO_LABEL.has(f.labels)) q.whereNotExists(linked());
-    else if (f.labels === 'Any') q.whereExists(linked());
-    else {
-      // Every title must match.
-      q.whereIn('i.id', labelledWithAll(db, [...new Set(f.labels.split(','))], projectId));
-    }
-  }
-  if (f.milestone !== undefined && f.milestone !== '') {
-    if (NO_MILESTONE.has(f.milestone)) q.whereNull('i.milestone_id');
-    else if (f.milestone === 'Any') q.whereNotNull('i.milestone_id');
-    else if (f.milestone === '#upcoming') {
-      // Per project, the active milestone(s) with the earliest due date still to come.
-      const day = today();
-      q.whereIn(
-        'i.milestone_id',
-        db('milestones as um')
-          .select('um.id')
-          .where('um.state', 'active')
-          .where('um.due_date', '>', day)
-          .whereRaw(
-            "um.due_date = (SELECT MIN(u2.due_date) FROM milestones u2 WHERE u2.project_id = um.project_id AND u2.state = 'active' AND u2.due_date > ?)",
-            [day],
-          ),
-      );
-    } else if (f.milestone === '#started') {
-      q.whereIn('i.milestone_id', db('milestones as sm').select('sm.id').where('sm.start_date', '<=', today()));
-    } else {
-      const titled = db('milestones as tm').select('tm.id').where('tm.title', f.milestone);
-      if (projectId !== undefined) titled.where('tm.project_id', projectId);
-      q.whereIn('i.milestone_id', titled);
-    }
-  }
-  const search = squish(f.search ?? '');
-  if (search !== '') {
-    q.where((w) => {
-      orFuzzyMatch(w, 'i.title', search);
-      orFuzzyMatch(w, 'i.description', search);
-    });
-  }
-  if (f.createdAfter) q.where('i.created_at', '>=', f.createdAfter);
-  if (f.createdBefore) q.where('i.created_at', '<=', f.createdBefore);
-  if (f.updatedAfter) q.where('i.updated_at', '>=', f.updatedAfter);
-  if (f.updatedBefore) q.where('i.updated_at', '<=', f.updatedBefore);
+  applySharedFilters(q, db, 'issue', 'i', f, projectId);
 }
 
 /**
@@ -159,8 +90,8 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
  * than walking the whole list in order and checking every issue.
  */
 function hasSetFilter(f: IssueFilters): boolean {
-  const labelTitles = f.labels !== undefined && f.labels !== '' && !NO_LABEL.has(f.labels) && f.labels !== 'Any';
-  const milestoneSet = f.milestone !== undefined && f.milestone !== '' && !NO_MILESTONE.has(f.milestone) && f.milestone !== 'Any';
+  const labelTitles = filtersByLabelTitles(f.labels);
+  const milestoneSet = filtersByMilestone(f.milestone);
   return (
     f.scope !== 'all' || f.authorId !== undefined || f.assigneeId !== undefined || !!f.myReactionEmoji || labelTitles || milestoneSet
   );

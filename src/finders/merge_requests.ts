@@ -8,7 +8,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
-import { orFuzzyMatch, squish } from './fuzzy.js';
+import { applySharedFilters } from './issuable_filters.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
 
@@ -57,9 +57,6 @@ export const MR_STATES = ['opened', 'closed', 'merged', 'locked', 'all'] as cons
 export const MR_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
 export const MR_ORDERS = ['created_at', 'updated_at'] as const;
 
-/** GitLab's special label and milestone filter values (10.x, plus None/Any of later versions). */
-const NO_LABEL = new Set(['No Label', 'None']);
-const NO_MILESTONE = new Set(['No Milestone', 'None']);
 
 export interface MergeRequestFilters {
   state: (typeof MR_STATES)[number];
@@ -84,11 +81,7 @@ export interface MergeRequestFilters {
 /** One project (readability established by the caller) or every project the user may read. */
 export type MergeRequestSource = { kind: 'project'; projectId: number } | { kind: 'all' };
 
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
-function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, f: MergeRequestFilters): void {
+function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, f: MergeRequestFilters, projectId: number | undefined): void {
   if (f.state !== 'all') q.where('mr.state', f.state);
   if (f.scope === 'created-by-me' || f.scope === 'assigned-to-me') {
     // IssuableFinder: a user-related scope without a user finds nothing.
@@ -103,50 +96,7 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, f: M
   if (f.targetBranch) q.where('mr.target_branch', f.targetBranch);
   if (f.iids && f.iids.length) q.whereIn('mr.iid', f.iids);
   if (f.myReactionEmoji && user) q.whereIn('mr.id', awardedIds(db, 'MergeRequest', user.id, f.myReactionEmoji));
-  if (f.labels !== undefined && f.labels !== '') {
-    const linked = () => db('label_links as ll').select(db.raw('1')).whereRaw("ll.target_type = 'merge_request' AND ll.target_id = mr.id");
-    if (NO_LABEL.has(f.labels)) q.whereNotExists(linked());
-    else if (f.labels === 'Any') q.whereExists(linked());
-    else {
-      for (const title of [...new Set(f.labels.split(',').map((t) => t.trim()))]) {
-        q.whereExists(linked().join('labels as lt', 'lt.id', 'll.label_id').where('lt.title', title));
-      }
-    }
-  }
-  if (f.milestone !== undefined && f.milestone !== '') {
-    if (NO_MILESTONE.has(f.milestone)) q.whereNull('mr.milestone_id');
-    else if (f.milestone === 'Any') q.whereNotNull('mr.milestone_id');
-    else if (f.milestone === '#upcoming') {
-      // Per project, the active milestone(s) with the earliest due date still to come.
-      const day = today();
-      q.whereIn(
-        'mr.milestone_id',
-        db('milestones as um')
-          .select('um.id')
-          .where('um.state', 'active')
-          .where('um.due_date', '>', day)
-          .whereRaw(
-            "um.due_date = (SELECT MIN(u2.due_date) FROM milestones u2 WHERE u2.project_id = um.project_id AND u2.state = 'active' AND u2.due_date > ?)",
-            [day],
-          ),
-      );
-    } else if (f.milestone === '#started') {
-      q.whereIn('mr.milestone_id', db('milestones as sm').select('sm.id').where('sm.start_date', '<=', today()));
-    } else {
-      q.whereIn('mr.milestone_id', db('milestones as tm').select('tm.id').where('tm.title', f.milestone));
-    }
-  }
-  const search = squish(f.search ?? '');
-  if (search !== '') {
-    q.where((w) => {
-      orFuzzyMatch(w, 'mr.title', search);
-      orFuzzyMatch(w, 'mr.description', search);
-    });
-  }
-  if (f.createdAfter) q.where('mr.created_at', '>=', f.createdAfter);
-  if (f.createdBefore) q.where('mr.created_at', '<=', f.createdBefore);
-  if (f.updatedAfter) q.where('mr.updated_at', '>=', f.updatedAfter);
-  if (f.updatedBefore) q.where('mr.updated_at', '<=', f.updatedBefore);
+  applySharedFilters(q, db, 'merge_request', 'mr', f, projectId);
 }
 
 /** The list query: readable merge requests of the source, filtered and ordered (id breaks ties). */
@@ -157,7 +107,7 @@ export function mergeRequestsQuery(db: Conn, user: UserRow | null, source: Merge
     q.join('projects as p', 'p.id', 'mr.target_project_id');
     whereVisibleMergeRequests(q, db, user, 'p');
   }
-  applyFilters(q, db, user, f);
+  applyFilters(q, db, user, f, source.kind === 'project' ? source.projectId : undefined);
   return q.orderBy(`mr.${f.orderBy}`, f.sort).orderBy('mr.id', f.sort);
 }
 

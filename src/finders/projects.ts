@@ -48,6 +48,8 @@ export interface ProjectFilters {
   /** Projects of this group (GET /groups/:id/projects), shared ones too unless `onlyOwned`. */
   group?: NamespaceRow;
   onlyOwned?: boolean;
+  /** Direct forks of this project (GET /projects/:id/forks). */
+  forkedFromId?: number;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }
@@ -71,6 +73,7 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
       if (!f.onlyOwned) w.orWhereIn('projects.id', db('project_group_links').select('project_id').where({ group_id: groupId }));
     });
   }
+  if (f.forkedFromId !== undefined) q.where('projects.forked_from_id', f.forkedFromId);
   if (!f.archived) q.where('projects.archived', false);
   if (f.visibility) q.where('projects.visibility_level', visibilityLevel(f.visibility));
   if (f.search) {

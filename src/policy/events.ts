@@ -10,6 +10,7 @@
 //   (or is its author or assignee);
 // - anything else (comments on snippets, ...): never.
 // Admins see everything. Written as SQL so that a page of events is one query.
+// An event of no project (a destroyed project's) shows only to its author and admins.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
@@ -76,4 +77,11 @@ export function whereVisibleEvents(q: Knex.QueryBuilder, db: Conn, user: UserRow
       ),
     );
   });
+}
+
+/** Restricts to events of no project (a deleted project's "destroyed"): their author and admins. */
+export function whereVisibleProjectlessEvents(q: Knex.QueryBuilder, user: UserRow | null, alias = 'e'): Knex.QueryBuilder {
+  q.whereNull(`${alias}.project_id`);
+  if (!user || user.state === 'blocked') return q.whereRaw('1 = 0');
+  return isAdmin(user) ? q : q.where(`${alias}.author_id`, user.id);
 }

@@ -30,6 +30,8 @@ export interface EventInput {
   authorId: number;
   action: EventAction;
   target?: { type: EventTargetType; id: number };
+  /** Kept only for a target that is gone when the event is read (a destroyed project). */
+  targetTitle?: string;
   /** Defaults to now; tests and imports may give another time. */
   createdAt?: string;
 }
@@ -44,6 +46,7 @@ export async function recordEvent(tx: Conn, input: EventInput): Promise<number> 
       action: EVENT_ACTIONS[input.action],
       target_type: input.target?.type ?? null,
       target_id: input.target?.id ?? null,
+      target_title: input.targetTitle ?? null,
       created_at: stamp,
       updated_at: stamp,
     })

@@ -43,7 +43,7 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
     await run('git', ['clone', '--bare', '--local', '--quiet', deps.repos.pathFor(fullPathOf(parent)), dir]);
     await run('git', [`--git-dir=${dir}`, 'remote', 'remove', 'origin']).catch(() => undefined);
   } catch (err) {
-    await deleteProject(deps, fork).catch(() => undefined);
+    await deleteProject(deps, fork, null).catch(() => undefined); // undoes the fork: no event
     throw err;
   }
   await deps.db('projects').where({ id: fork.id }).update({ forked_from_id: parent.id, default_branch: parent.default_branch, import_status: 'finished' });

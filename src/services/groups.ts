@@ -239,10 +239,10 @@ const DELETE_ATTEMPTS = 3;
  * Deletes a group with everything below it: each project (rows and repository, through the
  * projects service), then the groups, their memberships and custom attributes.
  */
-export async function deleteGroup(deps: Deps, group: NamespaceRow): Promise<void> {
+export async function deleteGroup(deps: Deps, group: NamespaceRow, actor: UserRow | null): Promise<void> {
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const rows: ProjectRow[] = await deps.db('projects').whereIn('namespace_id', subtreeIds(deps.db, group.id));
-    for (const project of await withNamespaces(deps.db, rows)) await deleteProject(deps, project);
+    for (const project of await withNamespaces(deps.db, rows)) await deleteProject(deps, project, actor);
     const removed = await deps.db.transaction(async (tx) => {
       // A project created meanwhile: delete it first (next round).
       if (await tx('projects').whereIn('namespace_id', subtreeIds(tx, group.id)).first('id')) return false;

@@ -4,7 +4,7 @@ import type { Conn } from '../store/db.js';
 import type { MemberRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { conflict, recordNotFound, validationError } from '../http/errors.js';
-import { ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
+import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
 import { recordEvent } from './events.js';
 
 export interface NewMember {
@@ -123,9 +123,46 @@ export async function removeMember(db: Conn, member: MemberRow, guard: MemberGua
     const current = await reload(tx, member);
     await guard(tx, current);
     await tx('members').where({ id: current.id }).delete();
-    const expired = current.expires_at !== null && current.expires_at.slice(0, 10) <= now().slice(0, 10);
-    await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, expired ? 'expired' : 'left');
+    await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, hasExpired(current) ? 'expired' : 'left');
   });
+}
+
+function hasExpired(member: MemberRow, at = new Date()): boolean {
+  return member.expires_at !== null && member.expires_at.slice(0, 10) <= at.toISOString().slice(0, 10);
+}
+
+/**
+ * Removes every membership whose expiry day has come (as of `at`), each in its own
+ * transaction; a group's last owner stays, so that no group is left without one. Returns how
+ * many went.
+ */
+export async function removeExpiredMembers(db: Conn, at = new Date()): Promise<number> {
+  const day = at.toISOString().slice(0, 10);
+  const due: MemberRow[] = await db('members').whereNotNull('expires_at').where('expires_at', '<=', day).whereNull('requested_at');
+  let removed = 0;
+  for (const member of due) {
+    try {
+      await removeMember(db, member, async (tx, current) => {
+        if (current.source_type === 'group' && current.access_level === OWNER && (await otherOwners(tx, current)) === 0) {
+          throw new Error('last owner');
+        }
+      });
+      removed++;
+    } catch {
+      // Gone meanwhile, or a group's last owner: left as it is.
+    }
+  }
+  return removed;
+}
+
+async function otherOwners(tx: Conn, member: MemberRow): Promise<number> {
+  const row = await tx('members')
+    .where({ source_type: 'group', source_id: member.source_id, access_level: OWNER })
+    .whereNull('requested_at')
+    .whereNot('id', member.id)
+    .count({ n: '*' })
+    .first();
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -19,12 +19,12 @@
 // transaction. Last, the source branch is removed when asked and allowed.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { LoadedProject } from '../api/loaders.js';
+import { loadedProject, type LoadedProject } from '../api/loaders.js';
 import { ApiError, unauthorized } from '../http/errors.js';
 import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
 import { fullPathOf } from '../finders/projects.js';
 import { canCancelAutomaticMerge, canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
-import { can, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { projectAccess } from '../policy/projects.js';
 import { canUpdateIssue } from '../policy/issues.js';
 import { readRef } from '../git/refs.js';
 import { fastForwardPossible, isAncestor, writeMergeCommit } from '../git/merge.js';
@@ -47,19 +47,6 @@ export interface MergeParams {
   shouldRemoveSourceBranch?: boolean;
   mergeWhenPipelineSucceeds?: boolean;
   sha?: string;
-}
-
-/** A LoadedProject for another project or another user than the request's. */
-export function loadedFor(project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null): LoadedProject {
-  return {
-    project,
-    access,
-    user,
-    can: (ability) => can(user, project, access, ability),
-    authorize(ability) {
-      if (!can(user, project, access, ability)) throw unauthorized();
-    },
-  };
 }
 
 /** Rails' Array#to_sentence. */
@@ -227,7 +214,7 @@ export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: 
   const current = await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`);
   if (current !== head) return false;
   try {
-    await deleteBranch(deps, loadedFor(source, access, deleter), mr.source_branch, head);
+    await deleteBranch(deps, loadedProject(source, access, deleter), mr.source_branch, head);
     return true;
   } catch (err) {
     if (err instanceof ApiError) return false;

@@ -232,7 +232,11 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
 }
 
 /** Removes the project's rows and its repository. */
-export async function deleteProject(deps: Deps, project: ProjectWithNamespace): Promise<void> {
+/**
+ * Deletes the project with everything of it. `actor` (when a user asked) gets a "destroyed"
+ * event, kept with no project and the project's full name, visible to them and admins.
+ */
+export async function deleteProject(deps: Deps, project: ProjectWithNamespace, actor: UserRow | null): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await tx('members').where({ source_type: 'project', source_id: project.id }).delete();
     await tx('custom_attributes').where({ subject_type: 'project', subject_id: project.id }).delete();
@@ -240,6 +244,15 @@ export async function deleteProject(deps: Deps, project: ProjectWithNamespace): 
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
     await tx('projects').where({ id: project.id }).delete();
+    if (actor) {
+      await recordEvent(tx, {
+        projectId: null,
+        authorId: actor.id,
+        action: 'destroyed',
+        target: { type: 'Project', id: project.id },
+        targetTitle: fullPathOf(project),
+      });
+    }
   });
   await deps.repos.remove(fullPathOf(project));
 }
