@@ -11,36 +11,16 @@
 // expression: only the rows whose "endpoint as who" matches), BENCH_NODE_ARGS (extra node
 // options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_KEEP=1 (keep the
 // temporary folder, to look at the database afterwards).
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { openDb, type Db } from '../src/store/db.js';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
-const REPO = path.resolve(HERE, '../..');
-const MAIN = path.resolve(HERE, '../src/main.js');
-const RESULTS = path.join(REPO, 'bench', 'results', 'issues.md');
-
-const ROOT_TOKEN = 'bench-root-token-0123456789abcdef';
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return n;
-}
+import {
+  Api, intEnv, load, loadSettings, measure, pool, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
+  type Identity, type Row, type Scenario,
+} from './harness.js';
 
 const SETTINGS = {
   issues: intEnv('BENCH_ISSUES', 100_000),
-  duration: intEnv('BENCH_DURATION', 5),
-  connections: intEnv('BENCH_CONNECTIONS', 10),
-  warmup: intEnv('BENCH_WARMUP', 1),
-  only: process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null,
+  ...loadSettings(5),
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
   keep: process.env.BENCH_KEEP === '1',
 };
@@ -56,147 +36,7 @@ const WORDS = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// The server, in its own process so that autocannon (in this one) does not share its event loop.
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  dir: string;
-  dbFile: string;
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function bootServer(): Promise<Server> {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.json)`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
-  const dbFile = path.join(dir, 'db', 'wharf.sqlite3');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...SETTINGS.nodeArgs, MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WHARF_DB: dbFile,
-      WHARF_REPOS: path.join(dir, 'repos'),
-      WHARF_EXTERNAL_URL: url,
-      WHARF_ROOT_TOKEN: ROOT_TOKEN,
-      WHARF_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  let exited = false;
-  child.on('exit', () => (exited = true));
-
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) throw new Error(`the server exited during start:\n${output}`);
-    try {
-      const r = await fetch(`${url}/-/readiness`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not become ready in 30 s:\n${output}`);
-    await sleep(100);
-  }
-
-  return {
-    url,
-    child,
-    dir,
-    dbFile,
-    async stop() {
-      if (!exited) {
-        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await Promise.race([gone, sleep(5000)]);
-        if (!exited) child.kill('SIGKILL');
-      }
-      if (SETTINGS.keep) console.error(`kept ${dir}`);
-      else fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Resident memory of a process in MB (Linux), or null. */
-function rssMb(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Seeding: the small things through the API as root, the issues straight into the database.
-
-class Api {
-  constructor(
-    readonly url: string,
-    readonly token: string,
-  ) {}
-
-  async call<T = any>(method: string, apiPath: string, json?: unknown): Promise<{ body: T; headers: Headers }> {
-    const res = await fetch(`${this.url}/api/v4${apiPath}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': this.token, ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${apiPath} -> ${res.status}: ${text.slice(0, 500)}`);
-    return { body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  }
-}
-
-/** Runs `task(i)` for i in [0, n) with at most `limit` in flight. */
-async function pool(n: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await task(next++);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, n)) }, worker));
-}
-
-/** A small deterministic PRNG (mulberry32), so every run seeds the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Identity {
-  id: number;
-  username: string;
-  token: string;
-}
 
 interface Seed {
   projectId: number;
@@ -218,18 +58,10 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
   const people: Identity[] = new Array(PEOPLE);
   await pool(PEOPLE, 4, async (i) => {
     const username = i === 0 ? 'reporter' : i === 1 ? 'guest' : `dev${String(i).padStart(2, '0')}`;
-    const { body } = await root.call('POST', '/users', {
-      username,
-      email: `${username}@example.com`,
-      name: `Bench ${username}`,
-      password: 'correct-horse-battery',
-      skip_confirmation: true,
-    });
-    people[i] = { id: body.id, username, token: '' };
+    people[i] = { id: await root.createUser(username, `Bench ${username}`), username, token: '' };
   });
   for (const i of [0, 1, 2]) {
-    const { body } = await root.call('POST', `/users/${people[i].id}/impersonation_tokens`, { name: 'bench', scopes: ['api'] });
-    people[i].token = body.token;
+    people[i].token = await root.impersonationToken(people[i].id);
   }
   const { body: project } = await root.call('POST', '/projects', { name: 'big-tracker', visibility: 'private' });
   await pool(PEOPLE, 4, async (i) => {
@@ -367,85 +199,17 @@ async function insertIssues(
 // ---------------------------------------------------------------------------------------------
 // Load.
 
-interface Scenario {
-  endpoint: string;
-  who: string;
-  token: string;
-  path: string;
-}
-
-interface Row {
-  endpoint: string;
-  who: string;
-  rps: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  total: number;
-  non2xx: number;
-  errors: number;
+interface IssueRow extends Row {
   xTotal: string;
   /** With one connection: one request at a time. */
   alone: { rps: number; p50: number; p99: number };
 }
 
-async function load(url: string, s: Scenario, duration: number, connections = SETTINGS.connections): Promise<autocannon.Result> {
-  return autocannon({
-    url,
-    connections,
-    duration,
-    timeout: 30,
-    headers: { 'PRIVATE-TOKEN': s.token },
-    requests: [{ method: 'GET', path: s.path }],
-  });
-}
-
-async function run(url: string, s: Scenario): Promise<Row> {
-  const probe = await fetch(`${url}${s.path}`, { headers: { 'PRIVATE-TOKEN': s.token } });
-  await probe.arrayBuffer();
-  if (!probe.ok) throw new Error(`${s.path} as ${s.who} -> ${probe.status}`);
-  if (SETTINGS.warmup > 0) await load(url, s, SETTINGS.warmup);
-  const r = await load(url, s, SETTINGS.duration);
+async function run(url: string, s: Scenario): Promise<IssueRow> {
+  const xTotal = await probe(url, s);
+  const row = await measure(url, s, SETTINGS);
   const one = await load(url, s, SETTINGS.duration, 1);
-  return {
-    endpoint: s.endpoint,
-    who: s.who,
-    rps: r.requests.total / r.duration,
-    p50: r.latency.p50,
-    p90: r.latency.p90,
-    p99: r.latency.p99,
-    max: r.latency.max,
-    total: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    xTotal: probe.headers.get('x-total') ?? '?',
-    alone: { rps: one.requests.total / one.duration, p50: one.latency.p50, p99: one.latency.p99 },
-  };
-}
-
-function table(rows: Row[]): string {
-  const lines = [
-    `| endpoint | as | X-Total | req/s | p50 ms | p90 ms | p99 ms | max ms | requests | non-2xx | errors | 1 conn: req/s | p50 ms | p99 ms |`,
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const r of rows) {
-    lines.push(
-      `| \`${r.endpoint}\` | ${r.who} | ${r.xTotal} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.total} | ${r.non2xx} | ${r.errors} | ` +
-        `${r.alone.rps.toFixed(0)} | ${r.alone.p50} | ${r.alone.p99} |`,
-    );
-  }
-  return lines.join('\n');
-}
-
-function gitDescription(): string {
-  try {
-    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO, encoding: 'utf8' }).trim();
-    return dirty ? `${sha} (with uncommitted changes)` : sha;
-  } catch {
-    return 'unknown';
-  }
+  return { ...row, xTotal, alone: { rps: one.requests.total / one.duration, p50: one.latency.p50, p99: one.latency.p99 } };
 }
 
 function scenarios(seeded: Seed): Scenario[] {
@@ -468,27 +232,23 @@ function scenarios(seeded: Seed): Scenario[] {
   const out: Scenario[] = [];
   for (const id of identities) {
     for (const [label, query] of filters) {
-      out.push({ endpoint: `GET /projects/:id/issues?per_page=100${label ? `&${label}` : ''}`, ...id, path: `${list}${query}` });
+      out.push({ endpoint: `GET /projects/:id/issues?per_page=100${label ? `&${label}` : ''}`, ...id, paths: [`${list}${query}`] });
     }
   }
   for (const id of [
     { who: `${seeded.developer.username} (developer)`, token: seeded.developer.token },
     { who: `${seeded.guest.username} (guest)`, token: seeded.guest.token },
   ]) {
-    out.push({ endpoint: 'GET /issues?per_page=100&scope=all', ...id, path: '/api/v4/issues?per_page=100&scope=all' });
-    out.push({ endpoint: 'GET /issues?per_page=100 (created-by-me)', ...id, path: '/api/v4/issues?per_page=100' });
+    out.push({ endpoint: 'GET /issues?per_page=100&scope=all', ...id, paths: ['/api/v4/issues?per_page=100&scope=all'] });
+    out.push({ endpoint: 'GET /issues?per_page=100 (created-by-me)', ...id, paths: ['/api/v4/issues?per_page=100'] });
   }
-  return out.filter((s) => !SETTINGS.only || SETTINGS.only.test(`${s.endpoint} as ${s.who}`));
+  return selected(out);
 }
 
 async function main(): Promise<void> {
   const cpus = os.cpus();
   const loadBefore = os.loadavg();
-  console.error(`booting Wharf (${MAIN})…`);
-  const server = await bootServer();
-  const stopOnSignal = () => void server.stop().then(() => process.exit(130));
-  process.once('SIGINT', stopOnSignal);
-  try {
+  await withServer({ nodeArgs: SETTINGS.nodeArgs, keep: SETTINGS.keep }, async (server) => {
     const root = new Api(server.url, ROOT_TOKEN);
     const rssIdle = rssMb(server.child.pid);
     console.error(`seeding ${SETTINGS.issues} issues…`);
@@ -500,7 +260,7 @@ async function main(): Promise<void> {
     );
     const rssSeeded = rssMb(server.child.pid);
 
-    const rows: Row[] = [];
+    const rows: IssueRow[] = [];
     for (const s of scenarios(seeded)) {
       console.error(`${s.endpoint} as ${s.who}: ${SETTINGS.duration} s, ${SETTINGS.connections} connections…`);
       const row = await run(server.url, s);
@@ -513,10 +273,7 @@ async function main(): Promise<void> {
     const loadAfter = os.loadavg();
 
     const heading = [
-      '# Wharf issue lists benchmark',
-      '',
-      `- When: ${new Date().toISOString()}; commit ${gitDescription()}; Node ${process.version}`,
-      `- Machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.platform()} ${os.release()}`,
+      ...preamble('# Wharf issue lists benchmark'),
       `- **Client and server share the same ${cpus.length} cores**: autocannon runs in this process, Wharf in a child process; ` +
         'the figures are a lower bound of what the server does alone.',
       `- Data: one private project with ${SETTINGS.issues} issues (${c.closed} closed, ${c.confidential} confidential) by ${PEOPLE} authors, ` +
@@ -533,23 +290,17 @@ async function main(): Promise<void> {
         'a value well above 1 before the start means something else was using the cores and the figures are low.',
       '',
     ].join('\n');
-    const report = `${heading}\n${table(rows)}\n`;
-    console.log(`\n${report}`);
-    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
-    fs.writeFileSync(RESULTS, report);
-    console.error(`written to ${path.relative(process.cwd(), RESULTS) || RESULTS}`);
-    const bad = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
-    if (bad.length) {
-      console.error(`WARNING: non-2xx responses or errors in ${bad.map((r) => `${r.endpoint} as ${r.who}`).join(', ')}`);
-      process.exitCode = 1;
-    }
-  } finally {
-    process.off('SIGINT', stopOnSignal);
-    await server.stop();
-  }
+    const columns = table(
+      rows,
+      [{ head: 'X-Total', cell: (r) => r.xTotal }],
+      [
+        { head: '1 conn: req/s', cell: (r) => r.alone.rps.toFixed(0) },
+        { head: 'p50 ms', cell: (r) => r.alone.p50 },
+        { head: 'p99 ms', cell: (r) => r.alone.p99 },
+      ],
+    );
+    publish('issues.md', heading, columns, rows);
+  });
 }
 
-main().catch((e) => {
-  console.error(e instanceof Error ? e.stack ?? e.message : e);
-  process.exit(1);
-});
+runMain(main);

@@ -4,16 +4,12 @@
 // Each run merges a fresh source commit (same tree, its own id) into the same target head, so
 // the merge status check is never served from the cache. Prints a markdown table (also
 // written to bench/results/merge.md).
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server.js';
+import { Api, ROOT_TOKEN, runMain, writeResults } from './harness.js';
+import { gitAsync, gitSync, median, msSince, now, withInProcessServer } from './timing.js';
 
-const TOKEN = 'bench-root-token-0123456789abcdef';
 const runs = Number(process.argv[2] ?? 5);
 const CHANGED = Number(process.env.BENCH_FILES ?? 500);
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 2000);
@@ -27,11 +23,7 @@ const ENV = {
   GIT_COMMITTER_NAME: 'Bench',
   GIT_COMMITTER_EMAIL: 'bench@example.com',
 };
-const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, env: ENV, maxBuffer: 1 << 30 }).toString().trim();
-// Anything that talks to the server runs asynchronously: the server shares this event loop.
-const gitAsync = async (cwd: string, args: string[]) => (await promisify(execFile)('git', args, { cwd, env: ENV, maxBuffer: 1 << 30 })).stdout.trim();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e6;
+const git = (cwd: string, args: string[]) => gitSync(args, { cwd, env: ENV }).toString().trim();
 
 function fileText(i: number, tag: string): string {
   return Array.from({ length: 40 }, (_, l) => `file ${i} line ${l}${l === 20 ? ` ${tag}` : ''}`).join('\n') + '\n';
@@ -39,30 +31,13 @@ function fileText(i: number, tag: string): string {
 
 async function main() {
   const loadBefore = os.loadavg()[0];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-merge-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
-    WHARF_REPOS: path.join(dir, 'repos'),
-    WHARF_ROOT_TOKEN: TOKEN,
-  });
-  const server = await startServer(config, pino({ level: 'silent' }));
-  const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api/v4${p}`, {
-      method,
-      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
-    return json;
-  };
-  try {
+  await withInProcessServer('wharf-bench-merge-', async (server, dir) => {
+    const root = new Api(server.url);
+    const api = async (method: string, p: string, body?: unknown) => (await root.call(method, p, body)).body;
     const project = (await api('POST', '/projects', { name: 'bench-merge', visibility: 'private' })) as { id: number; path_with_namespace: string };
     const url = new URL(`${server.url}/${project.path_with_namespace}.git`);
     url.username = 'root';
-    url.password = TOKEN;
+    url.password = ROOT_TOKEN;
 
     // The history: TOTAL files; the source changes CHANGED of them, the target changes others.
     const work = path.join(dir, 'work');
@@ -89,7 +64,7 @@ async function main() {
       git(work, ['branch', '-f', `src${r}`, c]);
       sources.push(c);
     }
-    await gitAsync(work, ['push', '-q', url.toString(), 'master', ...sources.map((_, r) => `src${r}`)]);
+    await gitAsync(['push', '-q', url.toString(), 'master', ...sources.map((_, r) => `src${r}`)], { cwd: work, env: ENV });
     const bare = path.join(dir, 'repos', `${project.path_with_namespace}.git`);
 
     const created: number[] = [];
@@ -98,27 +73,27 @@ async function main() {
     const nativeCheck: number[] = [];
     for (let r = 0; r <= runs; r++) {
       git(bare, ['update-ref', 'refs/heads/master', master0]); // the same target head every run
-      let t = process.hrtime.bigint();
+      let t = now();
       const mr = (await api('POST', `/projects/${project.id}/merge_requests`, { source_branch: `src${r}`, target_branch: 'master', title: `Run ${r}` })) as {
         iid: number;
         merge_status: string;
       };
-      const createMs = ms(t);
+      const createMs = msSince(t);
       if (mr.merge_status !== 'can_be_merged') throw new Error(`merge status ${mr.merge_status}`);
-      t = process.hrtime.bigint();
+      t = now();
       const done = (await api('PUT', `/projects/${project.id}/merge_requests/${mr.iid}/merge`)) as { state: string };
-      const mergeMs = ms(t);
+      const mergeMs = msSince(t);
       if (done.state !== 'merged') throw new Error(`state ${done.state}`);
 
       // Native: the same merge in the work tree, and git's own test merge in the bare repository.
       git(work, ['checkout', '-q', '-f', '-B', 'master', master0]);
-      t = process.hrtime.bigint();
+      t = now();
       git(work, ['merge', '-q', '--no-ff', '-m', 'native', `src${r}`]);
-      const nativeMs = ms(t);
+      const nativeMs = msSince(t);
       const other = git(work, ['commit-tree', featureTree, '-p', featureParent, '-m', `check ${r}`]);
-      t = process.hrtime.bigint();
+      t = now();
       git(work, ['merge-tree', '--write-tree', master0, other]);
-      const checkMs = ms(t);
+      const checkMs = msSince(t);
       if (r === 0) continue; // warm-up
       created.push(createMs);
       merged.push(mergeMs);
@@ -140,16 +115,8 @@ async function main() {
     ];
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
-    const out = path.join(path.dirname(new URL(import.meta.url).pathname), '../../bench/results');
-    fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, 'merge.md'), text);
-  } finally {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+    writeResults('merge.md', text);
+  });
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

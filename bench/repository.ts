@@ -2,15 +2,12 @@
 // real bare repository (BENCH_REPO). Run by hand, never in CI:
 //   BENCH_REPO=/tmp/bench-repo.git node dist/bench/repository.js [runs]
 // Prints a markdown table (also written to bench/results/repository.md).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server.js';
+import { Api, runMain, writeResults } from './harness.js';
+import { gitSync, msSince, now, timeIt, withInProcessServer } from './timing.js';
 
-const TOKEN = 'bench-root-token-0123456789abcdef';
 const repo = process.env.BENCH_REPO;
 if (!repo || !fs.existsSync(path.join(repo, 'HEAD'))) {
   console.error('set BENCH_REPO to a bare git repository');
@@ -18,43 +15,14 @@ if (!repo || !fs.existsSync(path.join(repo, 'HEAD'))) {
 }
 const runs = Number(process.argv[2] ?? 5);
 
-const gitOut = (args: string[]) => execFileSync('git', ['-C', repo!, ...args], { maxBuffer: 1 << 30 });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function timeIt(n: number, f: () => Promise<unknown> | unknown): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = process.hrtime.bigint();
-    await f();
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  return median(times);
-}
+const gitOut = (args: string[]) => gitSync(['-C', repo!, ...args]);
 
 async function main() {
   const loadBefore = os.loadavg()[0];
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
-    WHARF_REPOS: path.join(dir, 'repos'),
-    WHARF_ROOT_TOKEN: TOKEN,
-  });
-  const server = await startServer(config, pino({ level: 'silent' }));
-  const api = (p: string) => `${server.url}/api/v4${p}`;
-  const get = async (p: string) => {
-    const res = await fetch(api(p), { headers: { 'PRIVATE-TOKEN': TOKEN } });
-    const body = Buffer.from(await res.arrayBuffer());
-    if (res.status !== 200) throw new Error(`${p} → ${res.status} ${body.toString().slice(0, 200)}`);
-    return body;
-  };
-  try {
-    const created = await (await fetch(api('/projects'), {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'bench', visibility: 'private' }),
-    })).json() as { id: number; path_with_namespace: string };
+  await withInProcessServer('wharf-bench-', async (server, dir) => {
+    const api = new Api(server.url);
+    const get = (p: string) => api.raw(p);
+    const { body: created } = await api.call<{ id: number; path_with_namespace: string }>('POST', '/projects', { name: 'bench', visibility: 'private' });
     const target = path.join(dir, 'repos', `${created.path_with_namespace}.git`);
     fs.rmSync(target, { recursive: true, force: true });
     fs.cpSync(repo!, target, { recursive: true });
@@ -81,9 +49,9 @@ async function main() {
       gitOut(['diff', '-M', `${from}...HEAD`]);
     }, 3);
     // Contributors: the first request walks and diffs; later ones hit the cache.
-    const t0 = process.hrtime.bigint();
+    const t0 = now();
     await get(`/projects/${id}/repository/contributors`);
-    const cold = Number(process.hrtime.bigint() - t0) / 1e6;
+    const cold = msSince(t0);
     const nativeLog = await timeIt(1, () => gitOut(['log', '--no-merges', '--numstat', '-M', '--max-count=2000', '--format=%ae%x09%an', 'HEAD']));
     rows.push(['contributors (cold, 2000 commits)', cold, nativeLog]);
     const warm = await timeIt(20, () => get(`/projects/${id}/repository/contributors`));
@@ -100,16 +68,8 @@ async function main() {
     ];
     const text = lines.join('\n') + '\n';
     process.stdout.write(text);
-    const out = path.join(path.dirname(new URL(import.meta.url).pathname), '../../bench/results');
-    fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, 'repository.md'), text);
-  } finally {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+    writeResults('repository.md', text);
+  });
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);
