@@ -3,9 +3,7 @@
 // no votes on one's own work, removal rights (401 for others' awards), unreadable targets,
 // archived projects, and the votes the issue entity shows.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
-import { DEVELOPER, GUEST, MASTER, REPORTER } from '../../src/policy/levels.js';
+import { useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
 
 type Project = { id: number; issues: string };
 
@@ -15,27 +13,11 @@ const AWARD_NOT_FOUND = { message: '404 Award Emoji Not Found' };
 const AWARD_KEYS = ['id', 'name', 'user', 'created_at', 'updated_at', 'awardable_id', 'awardable_type'];
 
 describe('Award emoji', () => {
-  let s: TestServer;
-  let owner: Account;
-  let master: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, master, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, master, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   async function project(visibility = 'private'): Promise<Project> {
-    const r = await s.post('/projects', { token: owner.token, json: { name: `aw${++counter}`, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    const { id } = await projectWithRoles(s, owner, { master, dev, reporter, guest }, { name: `aw${++counter}`, visibility });
     return { id, issues: `/projects/${id}/issues` };
   }
 

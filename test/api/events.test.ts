@@ -2,8 +2,9 @@
 // PushEventPayloadService): what each action records, the entity, the three lists with
 // every filter, visibility (projects, confidential issues, code), and the one-year retention.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, addProjectMembers } from '../helpers/roles.js';
+import { ROOT_TOKEN } from '../helpers/server.js';
+import { createProject } from '../helpers/projects.js';
 import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
 import { insertMember, removeMember } from '../../src/services/members.js';
 import { createMilestone, updateMilestone } from '../../src/services/milestones.js';
@@ -19,25 +20,12 @@ const PUSH_KEYS = [
 ];
 
 describe('Events', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest, stranger } = await createRoles(s, 'evowner'));
-  });
-  after(async () => s.close());
+  const { s, owner, dev, reporter, guest, stranger } = useServerWithRoles('evowner');
 
   let counter = 0;
   async function project(visibility = 'private') {
-    const name = `ev${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    return { id: r.body.id as number, fullPath: r.body.path_with_namespace as string };
+    const r = await createProject(s, owner.token, { name: `ev${++counter}`, visibility });
+    return { id: r.id as number, fullPath: r.path_with_namespace as string };
   }
 
   async function events(path: string, token: string | null = owner.token, query: Record<string, string | number> = {}) {

@@ -5,9 +5,9 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
+import { projectWithRoles } from '../helpers/roles.js';
+import { repoDir } from '../helpers/projects.js';
 import { git, gitBytes, head, lsTree, pushCommit, refState, expectFsckClean, expectUntouched } from '../helpers/bare_git.js';
-import { insertMember } from '../../src/services/members.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
 import { repoLockPending, withRepoLock } from '../../src/git/lock.js';
 
 type Account = { user: { id: number; name: string; email: string }; token: string };
@@ -35,14 +35,9 @@ describe('Repository files API (writes)', () => {
   let counter = 0;
   /** A fresh private project of alice's (dev: developer, reporter, guest members) and its bare repo. */
   async function project(opts: { visibility?: string } = {}): Promise<{ id: number; dir: string; url: string }> {
-    const name = `p${++counter}`;
-    const r = await s.post('/projects', { token: alice.token, json: { name, visibility: opts.visibility ?? 'private' } });
-    expect(r.status).to.equal(201);
-    const id = r.body.id as number;
-    for (const [who, level] of [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]] as const) {
-      await insertMember(s.db, { sourceType: 'project', sourceId: id, userId: who.user.id, accessLevel: level });
-    }
-    return { id, dir: path.join(s.dir, 'repos', 'alice', `${name}.git`), url: `/projects/${id}/repository/files` };
+    const r = await projectWithRoles(s, alice, { dev, reporter, guest }, { name: `p${++counter}`, visibility: opts.visibility ?? 'private' });
+    const id = r.id as number;
+    return { id, dir: repoDir(s, r.path_with_namespace), url: `/projects/${id}/repository/files` };
   }
 
   /**

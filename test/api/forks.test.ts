@@ -2,39 +2,20 @@
 // where the fork goes, what it copies, GitLab's error answers, and a repository that shares
 // the parent's history and survives the parent's deletion.
 import { expect } from 'chai';
-import path from 'node:path';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
+import { commitFiles, createBranch, repoDir } from '../helpers/projects.js';
 import { git } from '../helpers/bare_git.js';
-import { GUEST, REPORTER } from '../../src/policy/levels.js';
 
 describe('Forks', () => {
-  let s: TestServer;
-  let owner: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   async function project(visibility = 'private') {
     const name = `fk${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name, visibility, description: 'the parent' } });
-    expect(r.status, r.text).to.equal(201);
-    await addProjectMembers(s, r.body.id, [[reporter, REPORTER], [guest, GUEST]]);
-    const c = await s.post(`/projects/${r.body.id}/repository/commits`, {
-      token: owner.token,
-      json: { branch: 'master', commit_message: 'init', actions: [{ action: 'create', file_path: 'README', content: 'x\n' }] },
-    });
-    expect(c.status, c.text).to.equal(201);
-    await s.post(`/projects/${r.body.id}/repository/branches`, { token: owner.token, json: { branch: 'topic', ref: 'master' } });
-    return { id: r.body.id as number, name, dir: path.join(s.dir, 'repos', `${r.body.path_with_namespace}.git`), fullPath: r.body.path_with_namespace as string };
+    const r = await projectWithRoles(s, owner, { reporter, guest }, { name, visibility, description: 'the parent' });
+    await commitFiles(s, r.id, 'master', [{ action: 'create', file_path: 'README', content: 'x\n' }], { message: 'init', token: owner.token });
+    await createBranch(s, r.id, 'topic', 'master', owner.token);
+    return { id: r.id as number, name, dir: repoDir(s, r.path_with_namespace), fullPath: r.path_with_namespace as string };
   }
 
   it('forks into the user namespace: same name and path, forked_from_project, a clone of the repository', async () => {
@@ -46,7 +27,7 @@ describe('Forks', () => {
     expect(r.body.namespace.id).to.be.a('number');
     expect(r.body.forked_from_project.id).to.equal(p.id);
     expect(r.body.default_branch).to.equal('master');
-    const forkDir = path.join(s.dir, 'repos', `${r.body.path_with_namespace}.git`);
+    const forkDir = repoDir(s, r.body.path_with_namespace);
     expect(git(forkDir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'])).to.equal(
       git(p.dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']),
     );
@@ -87,11 +68,7 @@ describe('Forks', () => {
     const f = await s.post(`/projects/${r.body.id}/fork`, { token: stranger.token });
     expect(f.status, f.text).to.equal(201);
     expect(f.body.default_branch).to.equal(null);
-    const c = await s.post(`/projects/${f.body.id}/repository/commits`, {
-      token: stranger.token,
-      json: { branch: 'master', commit_message: 'first', actions: [{ action: 'create', file_path: 'a', content: 'a' }] },
-    });
-    expect(c.status, c.text).to.equal(201);
+    await commitFiles(s, f.body.id, 'master', [{ action: 'create', file_path: 'a', content: 'a' }], { message: 'first', token: stranger.token });
   });
 
   it('answers GitLab errors: 401, 404 project, 404 target namespace, 409 taken, 409 forbidden', async () => {

@@ -4,10 +4,8 @@
 // without an explicit choice, durations and their errors, the system notes, and time stats in
 // the issue entity; then the same routes on a merge request.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
-import { DEVELOPER, GUEST, MASTER, REPORTER } from '../../src/policy/levels.js';
 
 type Project = { id: number; issues: string };
 
@@ -17,27 +15,11 @@ const NOT_FOUND = { message: '404 Not found' };
 const STATS_KEYS = ['time_estimate', 'total_time_spent', 'human_time_estimate', 'human_total_time_spent'];
 
 describe('Subscriptions and time tracking', () => {
-  let s: TestServer;
-  let owner: Account;
-  let master: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, master, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, master, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   async function project(visibility = 'private'): Promise<Project> {
-    const r = await s.post('/projects', { token: owner.token, json: { name: `so${++counter}`, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    const { id } = await projectWithRoles(s, owner, { master, dev, reporter, guest }, { name: `so${++counter}`, visibility });
     return { id, issues: `/projects/${id}/issues` };
   }
 

@@ -3,19 +3,13 @@
 // user awarded that exact name, alone and with other filters, on the three lists; only the
 // user's own awards on issues count; upvotes/downvotes count thumbsup/thumbsdown of everyone.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
 
 type Issue = { id: number; iid: number; project_id: number; title: string };
 
 describe('Issue reactions: my_reaction_emoji and votes', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
+  const { s, owner, dev, reporter, guest } = useServerWithRoles();
   let groupId: number;
   let p: number; // private project in the group
   let q: number; // private project in the owner's namespace
@@ -43,18 +37,11 @@ describe('Issue reactions: my_reaction_emoji and votes', () => {
   }
 
   before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest } = await createRoles(s));
     const g = await s.post('/groups', { token: owner.token, json: { name: 'reactgroup', path: 'reactgroup', visibility: 'private' } });
     expect(g.status, g.text).to.equal(201);
     groupId = g.body.id;
-    const pr = await s.post('/projects', { token: owner.token, json: { name: 'react-p', namespace_id: groupId } });
-    expect(pr.status, pr.text).to.equal(201);
-    p = pr.body.id;
-    const qr = await s.post('/projects', { token: owner.token, json: { name: 'react-q' } });
-    expect(qr.status, qr.text).to.equal(201);
-    q = qr.body.id;
-    for (const id of [p, q]) await addProjectMembers(s, id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    p = (await projectWithRoles(s, owner, { dev, reporter, guest }, { name: 'react-p', namespace_id: groupId })).id;
+    q = (await projectWithRoles(s, owner, { dev, reporter, guest }, { name: 'react-q' })).id;
 
     // Created oldest first: lists (created_at desc, id desc) show them newest first.
     await create(p, 'alpha', { title: 'Alpha', labels: 'bug' });
@@ -88,7 +75,6 @@ describe('Issue reactions: my_reaction_emoji and votes', () => {
       awardable_type: 'MergeRequest', awardable_id: issues.gamma.id, user_id: reporter.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp,
     });
   });
-  after(async () => s.close());
 
   describe('my_reaction_emoji', () => {
     it('keeps the issues the user awarded that emoji on a project list', async () => {
@@ -174,10 +160,7 @@ describe('Issue reactions: my_reaction_emoji and votes', () => {
   describe('page shapes', () => {
     let r: number;
     before(async () => {
-      const pr = await s.post('/projects', { token: owner.token, json: { name: 'react-shapes', namespace_id: groupId } });
-      expect(pr.status, pr.text).to.equal(201);
-      r = pr.body.id;
-      await addProjectMembers(s, r, [[dev, DEVELOPER], [guest, GUEST]]);
+      r = (await projectWithRoles(s, owner, { dev, guest }, { name: 'react-shapes', namespace_id: groupId })).id;
       for (let n = 1; n <= 12; n++) {
         const body: Record<string, unknown> = { title: `Shape ${n}`, labels: n % 4 === 0 ? 'rare' : 'common,shape', confidential: n === 5 };
         if (n % 3 !== 0) body.assignee_ids = [dev.user.id];

@@ -2,11 +2,10 @@
 // authentication, the entity, create/edit semantics with quietly dropped privileged fields,
 // delete rights, every list filter, and the confidentiality matrix in lists and lookups.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
 import { insertMember } from '../../src/services/members.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
+import { GUEST, REPORTER } from '../../src/policy/levels.js';
 
 type Project = { id: number; path: string; fullPath: string };
 
@@ -25,28 +24,13 @@ const AT_LEAST_ONE =
   'title, description, assignee_ids, assignee_id, milestone_id, discussion_locked, labels, created_at, due_date, confidential, state_event are missing, at least one parameter must be provided';
 
 describe('Issues', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   async function project(visibility = 'private', extra: Record<string, unknown> = {}): Promise<Project> {
-    const name = `is${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name, visibility, ...extra } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
-    return { id, path: `/projects/${id}/issues`, fullPath: r.body.path_with_namespace };
+    const r = await projectWithRoles(s, owner, { dev, reporter, guest }, { name: `is${++counter}`, visibility, ...extra });
+    const id = r.id as number;
+    return { id, path: `/projects/${id}/issues`, fullPath: r.path_with_namespace };
   }
 
   async function issue(p: Project, body: Record<string, unknown>, token = owner.token) {

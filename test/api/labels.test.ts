@@ -2,10 +2,9 @@
 // (lib/api/subscriptions.rb): the permission matrix, every create/update/delete rule and
 // error body, and what deleting a project or a user does to label rows.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { insertMember } from '../../src/services/members.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
+import { GUEST } from '../../src/policy/levels.js';
 
 
 const UNAUTHORIZED = { message: '401 Unauthorized' };
@@ -15,27 +14,12 @@ const LABEL_NOT_FOUND = { message: '404 Label Not Found' };
 const KEYS = ['id', 'name', 'color', 'description', 'open_issues_count', 'closed_issues_count', 'open_merge_requests_count', 'priority', 'subscribed'];
 
 describe('Project labels', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   /** A project of owner's with a developer, a reporter and a guest; returns its labels path. */
   async function project(visibility = 'private'): Promise<{ id: number; path: string }> {
-    const r = await s.post('/projects', { token: owner.token, json: { name: `lab${++counter}`, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    const { id } = await projectWithRoles(s, owner, { dev, reporter, guest }, { name: `lab${++counter}`, visibility });
     return { id, path: `/projects/${id}/labels` };
   }
 

@@ -2,32 +2,24 @@
 // .../participants, .../pipelines): history built with the real git command, answers checked
 // against `git log` and `git diff` of the same commits.
 import { expect } from 'chai';
-import path from 'node:path';
-import { bootServer, type TestServer } from '../helpers/server.js';
 import { git, gitDiff, WorkTree } from '../helpers/compare_git.js';
-import { addProjectMembers, createRoles, type Account } from '../helpers/roles.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
+import { addProjectMembers, useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
+import { commitFiles, openMergeRequest, repoDir } from '../helpers/projects.js';
+import { DEVELOPER } from '../../src/policy/levels.js';
 
 const COMMIT_KEYS = ['id', 'short_id', 'title', 'created_at', 'parent_ids', 'message', 'author_name', 'author_email', 'authored_date', 'committer_name', 'committer_email', 'committed_date'];
 
 describe('Merge request commits, changes, participants, pipelines', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
+  const { s, owner, dev, reporter, guest } = useServerWithRoles();
   let bare: string;
   let pid: number;
   let mr: { iid: number; id: number; diff_refs: { base_sha: string; head_sha: string; start_sha: string } };
 
   before(async function () {
     this.timeout(60000);
-    s = await bootServer();
-    ({ owner, dev, reporter, guest } = await createRoles(s));
-    const created = await s.post('/projects', { token: owner.token, json: { name: 'hist', visibility: 'private' } });
-    pid = created.body.id;
-    await addProjectMembers(s, pid, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
-    bare = path.join(s.dir, 'repos', `${created.body.path_with_namespace}.git`);
+    const created = await projectWithRoles(s, owner, { dev, reporter, guest }, { name: 'hist', visibility: 'private' });
+    pid = created.id;
+    bare = repoDir(s, created.path_with_namespace);
     const w = new WorkTree(bare);
     w.write('README.md', 'hello\nworld\n').write('lib/a.rb', 'def a\n  1\nend\n').write('old.txt', 'old\n').write('run.sh', 'echo\n');
     w.write('doc/guide.md', Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n') + '\n');
@@ -44,14 +36,8 @@ describe('Merge request commits, changes, participants, pipelines', () => {
     w.commit('master again');
     w.push();
     w.close();
-    const r = await s.post(`/projects/${pid}/merge_requests`, {
-      token: dev.token,
-      json: { title: 'Feature', source_branch: 'feature', target_branch: 'master', assignee_id: reporter.user.id },
-    });
-    expect(r.status, r.text).to.equal(201);
-    mr = r.body;
+    mr = await openMergeRequest(s, pid, { title: 'Feature', source_branch: 'feature', target_branch: 'master', assignee_id: reporter.user.id }, dev.token);
   });
-  after(async () => s.close());
 
   const url = (suffix = '') => `/projects/${pid}/merge_requests/${mr.iid}${suffix}`;
 
@@ -100,18 +86,12 @@ describe('Merge request commits, changes, participants, pipelines', () => {
 
   it('counts changed files as GitLab stored them: "1000+" past 1000 files, "<n>+" when the lines ran out', async function () {
     this.timeout(120000);
-    const commit = async (branch: string, actions: unknown[], start = 'master') => {
-      const r = await s.post(`/projects/${pid}/repository/commits`, { token: owner.token, json: { branch, start_branch: start, commit_message: branch, actions } });
-      expect(r.status, r.text).to.equal(201);
-    };
+    const commit = (branch: string, actions: Record<string, unknown>[], start = 'master') =>
+      commitFiles(s, pid, branch, actions, { message: branch, start, token: owner.token });
     await commit('many', Array.from({ length: 1001 }, (_, i) => ({ action: 'create', file_path: `many/f${i}.txt`, content: `${i}\n` })));
     const long = Array.from({ length: 2000 }, (_, k) => `line ${k}`).join('\n') + '\n';
     await commit('long', Array.from({ length: 30 }, (_, i) => ({ action: 'create', file_path: `long/f${i}.txt`, content: long })));
-    const open = async (source: string) => {
-      const r = await s.post(`/projects/${pid}/merge_requests`, { token: owner.token, json: { title: source, source_branch: source, target_branch: 'master' } });
-      expect(r.status, r.text).to.equal(201);
-      return r.body;
-    };
+    const open = (source: string) => openMergeRequest(s, pid, { title: source, source_branch: source, target_branch: 'master' }, owner.token);
     const many = await open('many');
     expect(many.changes_count).to.equal('1000+');
     const manyChanges = await s.get(`/projects/${pid}/merge_requests/${many.iid}/changes`, { token: owner.token });

@@ -2,53 +2,35 @@
 // GET /projects/:id/merge_requests, MergeRequestsFinder): authentication and scope defaults,
 // visibility across projects, every filter, ordering, view=simple and the list schema.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
+import { commitFiles, createBranch, openMergeRequest } from '../helpers/projects.js';
 import { expectSchema } from '../helpers/schema.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
 
 const SIMPLE_KEYS = ['id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'web_url'];
 
 describe('Merge request lists', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
+  const { s, owner, dev, reporter, guest, stranger, admin } = useServerWithRoles();
   let pub: number;
   let priv: number;
   /** Titles by key, ids of the merge requests made in `before`. */
   const mrs: Record<string, { id: number; iid: number; project_id: number }> = {};
 
   async function project(name: string, visibility: string): Promise<number> {
-    const r = await s.post('/projects', { token: owner.token, json: { name, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    await addProjectMembers(s, r.body.id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
-    const c = await s.post(`/projects/${r.body.id}/repository/commits`, {
-      token: owner.token,
-      json: { branch: 'master', commit_message: 'init', actions: [{ action: 'create', file_path: 'README', content: 'x\n' }] },
-    });
-    expect(c.status, c.text).to.equal(201);
-    return r.body.id;
+    const { id } = await projectWithRoles(s, owner, { dev, reporter, guest }, { name, visibility });
+    await commitFiles(s, id, 'master', [{ action: 'create', file_path: 'README', content: 'x\n' }], { message: 'init', token: owner.token });
+    return id;
   }
 
   async function mr(key: string, projectId: number, body: Record<string, unknown>, token = owner.token) {
     const source = `b-${key.replace(/ /g, "-")}`;
-    const b = await s.post(`/projects/${projectId}/repository/branches`, { token: owner.token, json: { branch: source, ref: 'master' } });
-    expect(b.status, b.text).to.equal(201);
-    const r = await s.post(`/projects/${projectId}/merge_requests`, { token, json: { title: key, source_branch: source, target_branch: 'master', ...body } });
-    expect(r.status, r.text).to.equal(201);
-    mrs[key] = r.body;
-    return r.body;
+    await createBranch(s, projectId, source, 'master', owner.token);
+    mrs[key] = await openMergeRequest(s, projectId, { title: key, source_branch: source, target_branch: 'master', ...body }, token);
+    return mrs[key];
   }
 
   const titles = (body: { title: string }[]) => body.map((m) => m.title);
 
   before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest, stranger, admin } = await createRoles(s));
     pub = await project('pub', 'public');
     priv = await project('priv', 'private');
     const ms = await s.post(`/projects/${pub}/milestones`, { token: owner.token, json: { title: 'v1', start_date: '2000-01-01', due_date: '2999-01-01' } });
@@ -71,7 +53,6 @@ describe('Merge request lists', () => {
     const stamp = new Date().toISOString();
     await s.db('award_emoji').insert({ awardable_type: 'MergeRequest', awardable_id: mrs['alpha fix'].id, user_id: dev.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp });
   });
-  after(async () => s.close());
 
   describe('GET /merge_requests', () => {
     it('needs a user unless scope=all; defaults to what the user created', async () => {

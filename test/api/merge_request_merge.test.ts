@@ -4,11 +4,11 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { addProjectMembers, type Account } from '../helpers/roles.js';
+import { addRoleMembers, projectWithRoles, type Account } from '../helpers/roles.js';
+import { openMergeRequest, repoDir, writeFiles } from '../helpers/projects.js';
 import { git, head } from '../helpers/bare_git.js';
 import { commit as workCommit, gitOk, repoUrl, tempDir } from '../transport/git_client.js';
 import { statisticsSettled } from '../../src/services/after_push.js';
-import { DEVELOPER, REPORTER } from '../../src/policy/levels.js';
 
 interface Project {
   id: number;
@@ -38,43 +38,19 @@ describe('Merge request merge API', function () {
   let counter = 0;
   /** A project of `mo` with README.md on master, devon a developer and rita a reporter. */
   async function project(settings: Record<string, unknown> = {}): Promise<Project> {
-    const name = `m${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name, ...settings } });
-    expect(r.status, r.text).to.equal(201);
-    projects.push(r.body.id);
-    await addProjectMembers(s, r.body.id, [
-      [dev, DEVELOPER],
-      [reporter, REPORTER],
-    ]);
-    const p = { id: r.body.id, path: r.body.path_with_namespace, dir: path.join(s.dir, 'repos', 'mo', `${name}.git`) };
+    const r = await projectWithRoles(s, owner, { dev, reporter }, { name: `m${++counter}`, ...settings });
+    projects.push(r.id);
+    const p = { id: r.id, path: r.path_with_namespace, dir: repoDir(s, r.path_with_namespace) };
     await files(p, 'master', { 'README.md': 'hello\n', 'shared.txt': 'one\ntwo\nthree\n' }, 'Initial');
     return p;
   }
 
   /** One commit of `files` on `branch` (created from `start` when given) through the API. */
-  async function files(p: Project, branch: string, content: Record<string, string>, message = 'change', start?: string, token = owner.token): Promise<string> {
-    const base = start ?? branch;
-    const existing = git(p.dir, ['for-each-ref', `refs/heads/${base}`]).trim() ? lsTreeNames(p, base) : {};
-    const actions = Object.entries(content).map(([file, text]) => ({ action: existing[file] ? 'update' : 'create', file_path: file, content: text }));
-    const r = await s.post(`/projects/${p.id}/repository/commits`, {
-      token,
-      json: { branch, commit_message: message, actions, ...(start ? { start_branch: start } : {}) },
-    });
-    expect(r.status, r.text).to.equal(201);
-    return r.body.id;
-  }
+  const files = (p: Project, branch: string, content: Record<string, string>, message = 'change', start?: string, token = owner.token) =>
+    writeFiles(s, p, branch, content, { message, start, token });
 
-  function lsTreeNames(p: Project, rev: string): Record<string, true> {
-    const out: Record<string, true> = {};
-    for (const f of git(p.dir, ['ls-tree', '-r', '--name-only', rev]).split('\n')) if (f) out[f] = true;
-    return out;
-  }
-
-  async function openMr(p: Project, source: string, target = 'master', extra: Record<string, unknown> = {}, token = owner.token) {
-    const r = await s.post(`/projects/${p.id}/merge_requests`, { token, json: { source_branch: source, target_branch: target, title: `Merge ${source}`, ...extra } });
-    expect(r.status, r.text).to.equal(201);
-    return r.body;
-  }
+  const openMr = (p: Project, source: string, target = 'master', extra: Record<string, unknown> = {}, token = owner.token) =>
+    openMergeRequest(s, p.id, { source_branch: source, target_branch: target, title: `Merge ${source}`, ...extra }, token);
 
   const merge = (p: Project, iid: number, json: Record<string, unknown> = {}, token = owner.token) =>
     s.put(`/projects/${p.id}/merge_requests/${iid}/merge`, { token, json });
@@ -162,16 +138,12 @@ describe('Merge request merge API', function () {
       const fork = await s.post(`/projects/${p.id}/fork`, { token: dev.token });
       expect(fork.status, fork.text).to.equal(201);
       projects.push(fork.body.id);
-      const forkProject = { id: fork.body.id, path: fork.body.path_with_namespace, dir: path.join(s.dir, 'repos', `${fork.body.path_with_namespace}.git`) };
+      const forkProject = { id: fork.body.id, path: fork.body.path_with_namespace, dir: repoDir(s, fork.body.path_with_namespace) };
       const tip = await files(forkProject, 'contrib', { 'contrib.txt': 'from a fork\n' }, 'Contribution', 'master', dev.token);
       const before = await files(p, 'master', { 'upstream.txt': 'upstream\n' }, 'Upstream moves');
-      const created = await s.post(`/projects/${forkProject.id}/merge_requests`, {
-        token: dev.token,
-        json: { source_branch: 'contrib', target_branch: 'master', target_project_id: p.id, title: 'From the fork' },
-      });
-      expect(created.status, created.text).to.equal(201);
-      expect(created.body.merge_status).to.equal('can_be_merged');
-      const r = await merge(p, created.body.iid, { should_remove_source_branch: true });
+      const created = await openMergeRequest(s, forkProject.id, { source_branch: 'contrib', target_branch: 'master', target_project_id: p.id, title: 'From the fork' }, dev.token);
+      expect(created.merge_status).to.equal('can_be_merged');
+      const r = await merge(p, created.iid, { should_remove_source_branch: true });
       expect(r.status, r.text).to.equal(200);
       const merged = head(p.dir, 'master');
       expect(git(p.dir, ['rev-list', '--parents', '-n', '1', merged]).trim()).to.equal(`${merged} ${before} ${tip}`);
@@ -439,7 +411,7 @@ describe('Merge request merge API', function () {
     it('answers 403 to a user who may not read the merge request, 404 for an unknown iid', async () => {
       const p = await project({ visibility: 'private' });
       const guest = await s.createUser('gus');
-      await addProjectMembers(s, p.id, [[guest, 10]]);
+      await addRoleMembers(s, p.id, { guest });
       await files(p, 'x', { 'x.txt': 'x\n' }, 'X', 'master');
       const mr = await openMr(p, 'x');
       const r = await s.get(`/projects/${p.id}/merge_requests/${mr.iid}/closes_issues`, { token: guest.token });

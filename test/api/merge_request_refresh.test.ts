@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import type { Account } from '../helpers/roles.js';
-import { git, head } from '../helpers/bare_git.js';
+import { createProject, openMergeRequest, repoDir, writeFiles } from '../helpers/projects.js';
+import { head } from '../helpers/bare_git.js';
 import { commit as workCommit, gitOk, repoUrl, tempDir } from '../transport/git_client.js';
 import { statisticsSettled } from '../../src/services/after_push.js';
 
@@ -35,34 +36,18 @@ describe('Merge request refresh on push', function () {
 
   let counter = 0;
   async function project(): Promise<Project> {
-    const name = `r${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name } });
-    expect(r.status, r.text).to.equal(201);
-    projects.push(r.body.id);
-    const p = { id: r.body.id, path: r.body.path_with_namespace, dir: path.join(s.dir, 'repos', 'rae', `${name}.git`) };
+    const r = await createProject(s, owner.token, { name: `r${++counter}` });
+    projects.push(r.id);
+    const p = { id: r.id, path: r.path_with_namespace, dir: repoDir(s, r.path_with_namespace) };
     await files(p, 'master', { 'README.md': 'hello\n', 'shared.txt': 'one\ntwo\nthree\n' }, 'Initial');
     return p;
   }
 
-  async function files(p: Project, branch: string, content: Record<string, string | null>, message = 'change', start?: string): Promise<string> {
-    const base = start ?? branch;
-    const existing = git(p.dir, ['for-each-ref', `refs/heads/${base}`]).trim() ? git(p.dir, ['ls-tree', '-r', '--name-only', base]).split('\n') : [];
-    const actions = Object.entries(content).map(([file, text]) =>
-      text === null ? { action: 'delete', file_path: file } : { action: existing.includes(file) ? 'update' : 'create', file_path: file, content: text },
-    );
-    const r = await s.post(`/projects/${p.id}/repository/commits`, {
-      token: owner.token,
-      json: { branch, commit_message: message, actions, ...(start ? { start_branch: start } : {}) },
-    });
-    expect(r.status, r.text).to.equal(201);
-    return r.body.id;
-  }
+  const files = (p: Project, branch: string, content: Record<string, string | null>, message = 'change', start?: string) =>
+    writeFiles(s, p, branch, content, { message, start, token: owner.token });
 
-  async function openMr(p: Project, source: string, target = 'master') {
-    const r = await s.post(`/projects/${p.id}/merge_requests`, { token: owner.token, json: { source_branch: source, target_branch: target, title: `Merge ${source}` } });
-    expect(r.status, r.text).to.equal(201);
-    return r.body;
-  }
+  const openMr = (p: Project, source: string, target = 'master') =>
+    openMergeRequest(s, p.id, { source_branch: source, target_branch: target, title: `Merge ${source}` }, owner.token);
 
   const show = async (p: Project, iid: number) => (await s.get(`/projects/${p.id}/merge_requests/${iid}`, { token: owner.token })).body;
   const stored = async (id: number) => s.db('merge_requests').where({ id }).first();

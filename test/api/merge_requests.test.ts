@@ -3,12 +3,10 @@
 // words, merge requests from forks, the single entity's shape and diff refs (checked against
 // git), update and state events, delete with everything that hangs off it.
 import { expect } from 'chai';
-import path from 'node:path';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
+import { commitFiles, createBranch, openMergeRequest, repoDir } from '../helpers/projects.js';
 import { expectSchema } from '../helpers/schema.js';
 import { git } from '../helpers/bare_git.js';
-import { DEVELOPER, GUEST, MASTER, REPORTER } from '../../src/policy/levels.js';
 
 const UNAUTHORIZED = { message: '401 Unauthorized' };
 const FORBIDDEN = { message: '403 Forbidden' };
@@ -30,52 +28,26 @@ const UPDATE_AT_LEAST_ONE =
 type Project = { id: number; fullPath: string; dir: string };
 
 describe('Merge requests', () => {
-  let s: TestServer;
-  let owner: Account;
-  let master: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, master, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, master, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   /** A project with master (README.md) and branch `feature` (one commit: a.txt), members cast. */
   async function project(visibility = 'private', extra: Record<string, unknown> = {}): Promise<Project> {
-    const name = `mr${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name, visibility, ...extra } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
-    const p = { id, fullPath: r.body.path_with_namespace as string, dir: path.join(s.dir, 'repos', `${r.body.path_with_namespace}.git`) };
+    const r = await projectWithRoles(s, owner, { master, dev, reporter, guest }, { name: `mr${++counter}`, visibility, ...extra });
+    const p = { id: r.id as number, fullPath: r.path_with_namespace as string, dir: repoDir(s, r.path_with_namespace) };
     await commit(p, 'master', [{ action: 'create', file_path: 'README.md', content: 'hello\n' }], 'Initial');
     await branch(p, 'feature', 'master');
     await commit(p, 'feature', [{ action: 'create', file_path: 'a.txt', content: 'a\n' }], 'Add a');
     return p;
   }
 
-  async function commit(p: { id: number }, br: string, actions: Record<string, unknown>[], message = 'change', token = owner.token) {
-    const r = await s.post(`/projects/${p.id}/repository/commits`, { token, json: { branch: br, commit_message: message, actions } });
-    expect(r.status, r.text).to.equal(201);
-    return r.body.id as string;
-  }
+  const commit = (p: { id: number }, br: string, actions: Record<string, unknown>[], message = 'change', token = owner.token) =>
+    commitFiles(s, p.id, br, actions, { message, token });
 
-  async function branch(p: { id: number }, name: string, ref: string) {
-    const r = await s.post(`/projects/${p.id}/repository/branches`, { token: owner.token, json: { branch: name, ref } });
-    expect(r.status, r.text).to.equal(201);
-  }
+  const branch = (p: { id: number }, name: string, ref: string) => createBranch(s, p.id, name, ref, owner.token);
 
-  async function create(p: { id: number }, body: Record<string, unknown>, token = owner.token) {
-    const r = await s.post(`/projects/${p.id}/merge_requests`, { token, json: { title: 'MR', source_branch: 'feature', target_branch: 'master', ...body } });
-    expect(r.status, r.text).to.equal(201);
-    return r.body;
-  }
+  const create = (p: { id: number }, body: Record<string, unknown>, token = owner.token) =>
+    openMergeRequest(s, p.id, { title: 'MR', source_branch: 'feature', target_branch: 'master', ...body }, token);
 
   describe('create', () => {
     it('creates with every field and answers the full MergeRequest entity, sha and diff refs from git', async () => {
@@ -203,7 +175,7 @@ describe('Merge requests', () => {
       const p = await project('internal');
       const fork = await s.post(`/projects/${p.id}/fork`, { token: dev.token });
       expect(fork.status, fork.text).to.equal(201);
-      const f = { id: fork.body.id as number, dir: path.join(s.dir, 'repos', `${fork.body.path_with_namespace}.git`) };
+      const f = { id: fork.body.id as number, dir: repoDir(s, fork.body.path_with_namespace) };
       await commit(f, 'feature', [{ action: 'create', file_path: 'fork.txt', content: 'from fork\n' }], 'Fork work', dev.token);
       // The target moves on after the fork.
       await commit(p, 'master', [{ action: 'create', file_path: 'later.txt', content: 'later\n' }], 'Later');

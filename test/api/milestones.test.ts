@@ -2,10 +2,8 @@
 // the permission matrix, list filters, create/edit/delete rules with their Ruby-hash error
 // messages, per-project iids, and the (still empty) issues and merge requests of a milestone.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
 
 type Project = { id: number; path: string };
 
@@ -18,26 +16,11 @@ const KEYS = ['id', 'iid', 'project_id', 'title', 'description', 'state', 'creat
 const SCHEMA = 'public_api/v4/milestones.json';
 
 describe('Project milestones', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   async function project(visibility = 'private'): Promise<Project> {
-    const r = await s.post('/projects', { token: owner.token, json: { name: `ms${++counter}`, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    const { id } = await projectWithRoles(s, owner, { dev, reporter, guest }, { name: `ms${++counter}`, visibility });
     return { id, path: `/projects/${id}/milestones` };
   }
 

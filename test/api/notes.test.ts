@@ -3,10 +3,9 @@
 // and paging, create/edit/delete rights, confidential issues, locked discussions, archived
 // projects, user_notes_count, the commented event, the noteable's touch, and the Ghost User.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, addProjectMembers, projectWithRoles } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
-import { DEVELOPER, GUEST, MASTER, REPORTER } from '../../src/policy/levels.js';
+import { GUEST } from '../../src/policy/levels.js';
 
 type Project = { id: number; issues: string };
 
@@ -17,27 +16,11 @@ const PROJECT_NOT_FOUND = { message: '404 Project Not Found' };
 const NOTE_KEYS = ['id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'resolvable', 'noteable_iid'];
 
 describe('Notes', () => {
-  let s: TestServer;
-  let owner: Account;
-  let master: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-  let admin: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, master, dev, reporter, guest, stranger, admin } = await createRoles(s));
-  });
-  after(async () => s.close());
+  const { s, owner, master, dev, reporter, guest, stranger, admin } = useServerWithRoles();
 
   let counter = 0;
   async function project(visibility = 'private'): Promise<Project> {
-    const r = await s.post('/projects', { token: owner.token, json: { name: `nt${++counter}`, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    const id = r.body.id as number;
-    await addProjectMembers(s, id, [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    const { id } = await projectWithRoles(s, owner, { master, dev, reporter, guest }, { name: `nt${++counter}`, visibility });
     return { id, issues: `/projects/${id}/issues` };
   }
 

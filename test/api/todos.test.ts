@@ -3,36 +3,21 @@
 // user who cannot read the target, one pending per user and target, done when the user acts),
 // the entity, the list filters, and marking done.
 import { expect } from 'chai';
-import { createRoles, addProjectMembers, type Account } from '../helpers/roles.js';
-import { bootServer, type TestServer } from '../helpers/server.js';
+import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
 import { insertMember } from '../../src/services/members.js';
-import { DEVELOPER, GUEST, REPORTER } from '../../src/policy/levels.js';
+import { DEVELOPER } from '../../src/policy/levels.js';
 
 const TODO_KEYS = ['id', 'project', 'author', 'action_name', 'target_type', 'target', 'target_url', 'body', 'state', 'created_at'];
 const NOT_FOUND = { message: '404 Not found' };
 
 describe('Todos', () => {
-  let s: TestServer;
-  let owner: Account;
-  let dev: Account;
-  let reporter: Account;
-  let guest: Account;
-  let stranger: Account;
-
-  before(async () => {
-    s = await bootServer();
-    ({ owner, dev, reporter, guest, stranger } = await createRoles(s, 'tdowner'));
-  });
-  after(async () => s.close());
+  const { s, owner, dev, reporter, guest, stranger } = useServerWithRoles('tdowner');
 
   let counter = 0;
   async function project(visibility = 'private') {
-    const name = `td${++counter}`;
-    const r = await s.post('/projects', { token: owner.token, json: { name, visibility } });
-    expect(r.status, r.text).to.equal(201);
-    await addProjectMembers(s, r.body.id, [[dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
-    return { id: r.body.id as number, fullPath: r.body.path_with_namespace as string };
+    const r = await projectWithRoles(s, owner, { dev, reporter, guest }, { name: `td${++counter}`, visibility });
+    return { id: r.id as number, fullPath: r.path_with_namespace as string };
   }
 
   async function issue(projectId: number, body: Record<string, unknown>, token = owner.token) {

@@ -3,19 +3,9 @@
 
 Environment: WHARF_URL, WHARF_TOKEN (root's token). Exits 0, or prints the mismatch and exits 1.
 """
-import os
-import sys
-import traceback
-
 import gitlab
 
-URL = os.environ["WHARF_URL"]
-gl = gitlab.Gitlab(URL, private_token=os.environ["WHARF_TOKEN"], timeout=30)
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
+from _wharf import connect, expect, gl, run
 
 
 def main():
@@ -26,7 +16,7 @@ def main():
     # A second user, acting through an impersonation token.
     pal = gl.users.create({"email": "todo-pal@example.com", "username": "todo-pal", "name": "Todo Pal", "password": "secret-password-1"})
     token = pal.impersonationtokens.create({"name": "interop", "scopes": ["api"]})
-    as_pal = gitlab.Gitlab(URL, private_token=token.token, timeout=30)
+    as_pal = connect(token.token)
     project.members.create({"user_id": pal.id, "access_level": 30})
 
     # Pal opens an issue assigned to root, addressing root too: one to-do (assigned).
@@ -72,8 +62,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # report every failure the same way, with the server's answer if any
-        traceback.print_exc()
-        sys.exit(1)
+    run(main)

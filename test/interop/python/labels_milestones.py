@@ -3,18 +3,9 @@
 
 Environment: WHARF_URL, WHARF_TOKEN (root's token). Exits 0, or prints the mismatch and exits 1.
 """
-import os
-import sys
-import traceback
-
 import gitlab
 
-gl = gitlab.Gitlab(os.environ["WHARF_URL"], private_token=os.environ["WHARF_TOKEN"], timeout=30)
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
+from _wharf import expect, gl, run
 
 
 def main():
@@ -85,8 +76,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # report every failure the same way, with the server's answer if any
-        traceback.print_exc()
-        sys.exit(1)
+    run(main)

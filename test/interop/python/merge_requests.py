@@ -4,29 +4,9 @@ participants, pipelines) and forks against a running Wharf, used as people use t
 
 Environment: WHARF_URL, WHARF_TOKEN (root's token). Exits 0, or prints the mismatch and exits 1.
 """
-import os
-import sys
-import traceback
-
 import gitlab
 
-gl = gitlab.Gitlab(os.environ["WHARF_URL"], private_token=os.environ["WHARF_TOKEN"], timeout=30)
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def commit(project, branch, path, content, message, start=None):
-    data = {
-        "branch": branch,
-        "commit_message": message,
-        "actions": [{"action": "create", "file_path": path, "content": content}],
-    }
-    if start:
-        data["start_branch"] = start
-    return project.commits.create(data)
+from _wharf import commit, connect, expect, gl, run
 
 
 def main():
@@ -95,7 +75,7 @@ def main():
     user = gl.users.create({"email": "forker@example.com", "username": "mr-forker", "name": "Forker", "password": "secret-password-1"})
     project.members.create({"user_id": user.id, "access_level": 20})
     token = user.impersonationtokens.create({"name": "t", "scopes": ["api"]})
-    ugl = gitlab.Gitlab(os.environ["WHARF_URL"], private_token=token.token, timeout=30)
+    ugl = connect(token.token)
     fork = ugl.projects.get(project.id).forks.create({})
     expect(fork.forked_from_project["id"] == project.id, f"forked from {fork.forked_from_project}")
     ufork = ugl.projects.get(fork.id)
@@ -109,8 +89,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # noqa: BLE001 - report anything as a failure
-        traceback.print_exc()
-        sys.exit(1)
+    run(main)

@@ -3,29 +3,9 @@
 
 Environment: WHARF_URL, WHARF_TOKEN (root's token). Exits 0, or prints the mismatch and exits 1.
 """
-import os
-import sys
-import traceback
-
 import gitlab
 
-gl = gitlab.Gitlab(os.environ["WHARF_URL"], private_token=os.environ["WHARF_TOKEN"], timeout=30)
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def commit(project, branch, path, content, message, start=None):
-    data = {
-        "branch": branch,
-        "commit_message": message,
-        "actions": [{"action": "create", "file_path": path, "content": content}],
-    }
-    if start:
-        data["start_branch"] = start
-    return project.commits.create(data)
+from _wharf import commit, expect, gl, run
 
 
 def main():
@@ -90,8 +70,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:  # report every failure the same way, with the server's answer if any
-        traceback.print_exc()
-        sys.exit(1)
+    run(main)
