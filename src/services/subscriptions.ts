@@ -6,6 +6,7 @@
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
+import { extractMentions, extractTitleMentions, type Mentions } from './mentions.js';
 
 export type SubscribableType = 'Issue' | 'MergeRequest';
 
@@ -19,12 +20,6 @@ export interface SubscribableTarget {
   description: string | null;
 }
 
-/** The explicit choice wins; otherwise `participant`. */
-export async function isSubscribed(db: Conn, userId: number, type: SubscribableType, id: number, participant: boolean): Promise<boolean> {
-  const row = await db('subscriptions').where({ subscribable_type: type, subscribable_id: id, user_id: userId }).first('subscribed');
-  return row ? !!row.subscribed : participant;
-}
-
 /** Records the user's explicit choice. */
 export async function setSubscription(db: Conn, userId: number, projectId: number, type: SubscribableType, id: number, subscribed: boolean): Promise<void> {
   const stamp = now();
@@ -34,24 +29,16 @@ export async function setSubscription(db: Conn, userId: number, projectId: numbe
     .merge({ subscribed, updated_at: stamp });
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Whether `text` mentions @username (GitLab's user reference: not inside a word, whole name). */
-export function mentions(text: string | null, username: string): boolean {
-  if (!text) return false;
-  return new RegExp(`(?<![\\w])@${escapeRegExp(username)}(?![\\w-]|\\.[\\w-])`, 'i').test(text);
-}
-
 /** GitLab's participants check for one user. */
 export async function isParticipant(db: Conn, user: UserRow, target: SubscribableTarget): Promise<boolean> {
   if (target.authorId === user.id || target.assigneeIds.includes(user.id)) return true;
-  if (mentions(target.title, user.username) || mentions(target.description, user.username)) return true;
+  const username = user.username.toLowerCase();
+  const mentioned = (m: Mentions) => m.names.includes(username);
+  if (mentioned(extractTitleMentions(target.title)) || mentioned(extractMentions(target.description))) return true;
   const notes: { id: number; author_id: number | null; body: string }[] = await db('notes')
     .where({ noteable_type: target.type, noteable_id: target.id })
     .select('id', 'author_id', 'body');
-  if (notes.some((n) => n.author_id === user.id || mentions(n.body, user.username))) return true;
+  if (notes.some((n) => n.author_id === user.id || mentioned(extractMentions(n.body)))) return true;
   const award = await db('award_emoji')
     .where('user_id', user.id)
     .where((w) => {
