@@ -221,6 +221,7 @@ function scenarios(seeded: Seed): Scenario[] {
     ['state=opened', '&state=opened'],
     ['assignee_id=N', `&assignee_id=${seeded.assigneeId}`],
     ['search=crash', '&search=crash'],
+    ['search="crash parser login" (a rare phrase)', '&search=%22crash%20parser%20login%22'],
     ['order_by=updated_at&sort=asc', '&order_by=updated_at&sort=asc'],
     ['my_reaction_emoji=thumbsup', '&my_reaction_emoji=thumbsup'],
   ];
