@@ -39,3 +39,16 @@ export function orFuzzyMatch(w: Knex.QueryBuilder, column: string, query: string
     }
   });
 }
+
+/**
+ * An FTS5 query (trigram tokenizer) for the rows where one of `columns` holds every long word
+ * of `query`, as `orFuzzyMatch` on those columns asks. For ASCII words it keeps exactly the
+ * same rows (both fold ASCII case only); beyond ASCII the tokenizer folds more, so a superset.
+ * Null when the query has no word long enough for the index.
+ */
+export function trigramMatch(query: string, columns: string[]): string | null {
+  const words = fuzzyWords(squish(query));
+  if (!words.length) return null;
+  const all = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
+  return columns.map((c) => `{${c}} : (${all})`).join(' OR ');
+}

@@ -4,13 +4,17 @@
 // Each filter becomes an `IN (subquery)` built once, not a check per scanned row.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import { orFuzzyMatch, squish } from './fuzzy.js';
+import { isSqlite } from '../store/db.js';
+import { orFuzzyMatch, squish, trigramMatch } from './fuzzy.js';
 
 const NO_LABEL = new Set(['No Label', 'None']);
 const NO_MILESTONE = new Set(['No Milestone', 'None']);
 
 /** label_links.target_type of each issuable kind. */
 export type LinkedType = 'issue' | 'merge_request';
+
+/** The table of each kind, whose `<table>_search` trigram index serves searches (SQLite). */
+const SEARCH_TABLE: Record<LinkedType, string> = { issue: 'issues', merge_request: 'merge_requests' };
 
 export interface SharedFilters {
   labels?: string;
@@ -93,10 +97,19 @@ export function applySharedFilters(q: Knex.QueryBuilder, db: Conn, type: LinkedT
   }
   const search = squish(f.search ?? '');
   if (search !== '') {
-    q.where((w) => {
-      orFuzzyMatch(w, `${alias}.title`, search);
-      orFuzzyMatch(w, `${alias}.description`, search);
-    });
+    // SQLite: the trigram index (migration 000015) finds the candidates; for ASCII words it
+    // answers exactly what LIKE would, other words are checked again with LIKE.
+    const match = isSqlite(db) ? trigramMatch(search, ['title', 'description']) : null;
+    if (match) {
+      const index = `${SEARCH_TABLE[type]}_search`;
+      q.whereRaw(`${alias}.id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ?)`, [match]);
+    }
+    if (!match || !/^[\x20-\x7e]*$/.test(search)) {
+      q.where((w) => {
+        orFuzzyMatch(w, `${alias}.title`, search);
+        orFuzzyMatch(w, `${alias}.description`, search);
+      });
+    }
   }
   if (f.createdAfter) q.where(`${alias}.created_at`, '>=', f.createdAfter);
   if (f.createdBefore) q.where(`${alias}.created_at`, '<=', f.createdBefore);

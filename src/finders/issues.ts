@@ -3,7 +3,8 @@
 // shows beyond its rows (authors, assignees, milestones, labels, project paths) is loaded in
 // one batch per kind by `loadIssueExtras`.
 import type { Knex } from 'knex';
-import type { Conn } from '../store/db.js';
+import { isSqlite, type Conn } from '../store/db.js';
+import { trigramMatch } from './fuzzy.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import type { ProjectAccess } from '../policy/projects.js';
@@ -86,14 +87,22 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
 
 /**
  * Whether a filter keeps a small, indexed set of issues (an assignee, an author, labels, a
- * reaction, a milestone by title): the query then starts from that set and sorts it, rather
- * than walking the whole list in order and checking every issue.
+ * reaction, a milestone by title, a search the trigram index serves): the query then starts
+ * from that set and sorts it, rather than walking the whole list in order and checking every
+ * issue.
  */
-function hasSetFilter(f: IssueFilters): boolean {
+function hasSetFilter(db: Conn, f: IssueFilters): boolean {
   const labelTitles = filtersByLabelTitles(f.labels);
   const milestoneSet = filtersByMilestone(f.milestone);
+  const indexedSearch = isSqlite(db) && f.search !== undefined && trigramMatch(f.search, ['title']) !== null;
   return (
-    f.scope !== 'all' || f.authorId !== undefined || f.assigneeId !== undefined || !!f.myReactionEmoji || labelTitles || milestoneSet
+    f.scope !== 'all' ||
+    f.authorId !== undefined ||
+    f.assigneeId !== undefined ||
+    !!f.myReactionEmoji ||
+    labelTitles ||
+    milestoneSet ||
+    indexedSearch
   );
 }
 
@@ -119,7 +128,7 @@ function walkIsCheaper(page: Page, total: number, size: number): boolean {
  * issues drive, in index order, and stop after the page) and on `i.project_id` otherwise.
  */
 export function issuesQuery(db: Conn, user: UserRow, source: IssueSource, f: IssueFilters): Knex.QueryBuilder {
-  const setDriven = hasSetFilter(f) && !(f.iids && f.iids.length);
+  const setDriven = hasSetFilter(db, f) && !(f.iids && f.iids.length);
   const build = (walk: boolean) => {
     const q = db('issues as i').select('i.*');
     if (source.kind === 'project') {

@@ -65,3 +65,8 @@ const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 export async function migrate(db: Db): Promise<void> {
   await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
 }
+
+/** Whether the store is SQLite (some indexes, such as the search index, exist only there). */
+export function isSqlite(db: Conn): boolean {
+  return db.client.config.client !== 'pg';
+}

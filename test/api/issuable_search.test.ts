@@ -1,7 +1,7 @@
 // `search=` on issue and merge request lists: GitLab's rule (each word of 3+ characters must
 // appear in the title, or each in the description; a shorter query must equal a column, case
-// aside), with quoted phrases, LIKE's wildcard characters and non-ASCII text, after edits and
-// deletions too.
+// aside), with quoted phrases, LIKE's and FTS's special characters and non-ASCII text. On
+// SQLite a trigram index answers, which must follow every edit and deletion.
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createBranch, created, createProject, openMergeRequest } from '../helpers/projects.js';
