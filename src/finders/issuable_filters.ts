@@ -26,6 +26,18 @@ export interface SharedFilters {
   updatedBefore?: string;
 }
 
+/** What both lists take besides their state (and, for merge requests, branches). */
+export interface IssuableListFilters extends SharedFilters {
+  scope: 'created-by-me' | 'assigned-to-me' | 'all';
+  authorId?: number;
+  assigneeId?: number;
+  /** Targets the current user awarded this emoji name (10.8: the exact name, no None/Any). */
+  myReactionEmoji?: string;
+  iids?: number[];
+  orderBy: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+}
+
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }

@@ -9,7 +9,7 @@ import type { NamespaceRow, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
-import { applySharedFilters, filtersByLabelTitles, filtersByMilestone } from './issuable_filters.js';
+import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, type IssuableListFilters } from './issuable_filters.js';
 import { withPagingPlan, type Page } from '../http/pagination.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 
@@ -38,23 +38,8 @@ export const ISSUE_STATES = ['opened', 'closed', 'all'] as const;
 export const ISSUE_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
 export const ISSUE_ORDERS = ['created_at', 'updated_at'] as const;
 
-export interface IssueFilters {
+export interface IssueFilters extends IssuableListFilters {
   state: (typeof ISSUE_STATES)[number];
-  scope: (typeof ISSUE_SCOPES)[number];
-  labels?: string;
-  milestone?: string;
-  authorId?: number;
-  assigneeId?: number;
-  /** Issues the current user awarded this emoji name (10.8: the exact name, no None/Any). */
-  myReactionEmoji?: string;
-  iids?: number[];
-  search?: string;
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
-  orderBy: (typeof ISSUE_ORDERS)[number];
-  sort: 'asc' | 'desc';
 }
 
 /** Which issues the list covers: one project (readable, access known), a group, or all. */

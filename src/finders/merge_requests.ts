@@ -8,7 +8,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
-import { applySharedFilters } from './issuable_filters.js';
+import { applySharedFilters, type IssuableListFilters } from './issuable_filters.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
 
@@ -57,25 +57,10 @@ export const MR_STATES = ['opened', 'closed', 'merged', 'locked', 'all'] as cons
 export const MR_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
 export const MR_ORDERS = ['created_at', 'updated_at'] as const;
 
-
-export interface MergeRequestFilters {
+export interface MergeRequestFilters extends IssuableListFilters {
   state: (typeof MR_STATES)[number];
-  scope: (typeof MR_SCOPES)[number];
-  labels?: string;
-  milestone?: string;
-  authorId?: number;
-  assigneeId?: number;
-  myReactionEmoji?: string;
   sourceBranch?: string;
   targetBranch?: string;
-  iids?: number[];
-  search?: string;
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
-  orderBy: (typeof MR_ORDERS)[number];
-  sort: 'asc' | 'desc';
 }
 
 /** One project (readability established by the caller) or every project the user may read. */
