@@ -13,8 +13,11 @@ import { coerceDate, p, Param, parseValues, rawParams, type Rules, type Schema }
 import { paginate } from '../http/pagination.js';
 import type { ProjectAbility } from '../policy/projects.js';
 import { milestoneEntity } from '../entities/milestone.js';
-import { findMilestone, milestoneIssuables, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
+import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
+import { canReadMergeRequests } from '../policy/merge_requests.js';
+import { presentMergeRequestList } from '../entities/merge_request.js';
+import type { MergeRequestRow } from '../finders/merge_requests.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */
 const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));
@@ -24,10 +27,10 @@ const ITEM = '/projects/:id/milestones/:milestone_id';
 /** Loads the project, checks `ability`, then parses `schema` with the path's milestone_id. */
 async function prepare<S extends Schema>(ctx: Koa.Context, deps: Deps, ability: ProjectAbility, schema: S, rules?: Rules) {
   const user = requireUser(ctx);
-  const { project, authorize } = await loadProject(ctx, deps);
+  const { project, access, authorize } = await loadProject(ctx, deps);
   authorize(ability);
   const raw = ctx.params.milestone_id === undefined ? rawParams(ctx) : { ...rawParams(ctx), milestone_id: ctx.params.milestone_id };
-  return { project, user, v: parseValues(raw, schema, rules) };
+  return { project, access, user, v: parseValues(raw, schema, rules) };
 }
 
 async function milestoneOr404(deps: Deps, projectId: number, id: number): Promise<MilestoneRow> {
@@ -110,13 +113,22 @@ export function milestonesRouter(deps: Deps): Router {
     ctx.status = 204;
   });
 
-  for (const kind of ['issues', 'merge_requests'] as const) {
-    router.get(`${ITEM}/${kind}`, async (ctx) => {
-      const { project, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
-      const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
-      ctx.body = await milestoneIssuables(ctx, db, deps.urls, milestone, kind);
-    });
-  }
+  router.get(`${ITEM}/issues`, async (ctx) => {
+    const { project, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
+    const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
+    ctx.body = await milestoneIssues(ctx, db, deps.urls, milestone);
+  });
+
+  // The merge requests the user may read: none for those who may not (a guest of a private
+  // project), as 10.8's finder answered.
+  router.get(`${ITEM}/merge_requests`, async (ctx) => {
+    const { project, access, user, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
+    const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
+    const query = milestoneMergeRequests(db, milestone);
+    if (!canReadMergeRequests(user, project, access)) query.whereRaw('1 = 0');
+    const rows = await paginate<MergeRequestRow>(ctx, db, query);
+    ctx.body = await presentMergeRequestList(deps, rows, false);
+  });
 
   return router;
 }

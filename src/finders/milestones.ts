@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import { paginate, paginateArray } from '../http/pagination.js';
+import { paginate } from '../http/pagination.js';
 import type { Urls } from '../http/urls.js';
 import { currentUser } from '../http/auth.js';
 import { whereConfidentialVisible } from '../policy/issues.js';
@@ -58,23 +58,25 @@ export async function findMilestone(db: Conn, projectId: number, id: number): Pr
  * priority (the highest-priority label first, unprioritised last), newest first among equals.
  * Merge requests do not exist yet: that list is empty.
  */
-export async function milestoneIssuables(
-  ctx: Koa.Context,
-  db: Conn,
-  urls: Urls,
-  milestone: MilestoneRow,
-  kind: 'issues' | 'merge_requests',
-): Promise<unknown[]> {
-  if (kind === 'merge_requests') return paginateArray(ctx, []);
+/** Label priority first (unprioritized last), then newest: 10.8's `sort: 'label_priority'`. */
+function byLabelPriority(q: Knex.QueryBuilder, linkType: 'issue' | 'merge_request', alias: string): Knex.QueryBuilder {
+  const priority = `(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = '${linkType}' AND ll.target_id = ${alias}.id)`;
+  return q.orderByRaw(`${priority} IS NULL`).orderByRaw(priority).orderBy(`${alias}.id`, 'desc');
+}
+
+/** The milestone's merge requests, in its project, by label priority. */
+export function milestoneMergeRequests(db: Conn, milestone: MilestoneRow): Knex.QueryBuilder {
+  const query = db('merge_requests as mr').select('mr.*').where({ 'mr.target_project_id': milestone.project_id, 'mr.milestone_id': milestone.id });
+  return byLabelPriority(query, 'merge_request', 'mr');
+}
+
+/** The milestone's issues the user may see, by label priority, as IssueBasic entities. */
+export async function milestoneIssues(ctx: Koa.Context, db: Conn, urls: Urls, milestone: MilestoneRow): Promise<unknown[]> {
   const query = db('issues as i')
     .select('i.*')
     .join('projects as p', 'p.id', 'i.project_id')
-    .where({ 'i.project_id': milestone.project_id, 'i.milestone_id': milestone.id, 'p.issues_enabled': true })
-    .orderByRaw(
-      "(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = 'issue' AND ll.target_id = i.id) IS NULL",
-    )
-    .orderByRaw("(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = 'issue' AND ll.target_id = i.id)")
-    .orderBy('i.id', 'desc');
+    .where({ 'i.project_id': milestone.project_id, 'i.milestone_id': milestone.id, 'p.issues_enabled': true });
+  byLabelPriority(query, 'issue', 'i');
   whereConfidentialVisible(query, db, currentUser(ctx), 'i');
   const rows = await paginate<IssueRow>(ctx, db, query);
   const extras = await loadIssueExtras(db, rows);

@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { addProjectMembers, createRoles, type Roles } from '../helpers/roles.js';
-import { REPORTER } from '../../src/policy/levels.js';
+import { GUEST, REPORTER } from '../../src/policy/levels.js';
+import { expectSchema } from '../helpers/schema.js';
 
 describe('Issues and merge requests: follow-ups and deletion', () => {
   let s: TestServer;
@@ -70,6 +71,26 @@ describe('Issues and merge requests: follow-ups and deletion', () => {
       r = await s.post(`/projects/${id}/issues`, { token: roles.owner.token, json: { title: 'x', merge_request_to_resolve_discussions_of: 'one' } });
       expect(r.status).to.equal(400);
       expect(r.body).to.deep.equal({ error: 'merge_request_to_resolve_discussions_of is invalid' });
+    });
+  });
+
+  describe('a milestone\'s merge requests', () => {
+    it('lists them by label priority for readers of merge requests, none for a guest of a private project', async () => {
+      const { id, mrIid } = await projectWithMergeRequest();
+      await addProjectMembers(s, id, [[roles.guest, GUEST]]);
+      const m = await s.post(`/projects/${id}/milestones`, { token: roles.owner.token, json: { title: 'v1' } });
+      expect(m.status, m.text).to.equal(201);
+      const r = await s.put(`/projects/${id}/merge_requests/${mrIid}`, { token: roles.owner.token, json: { milestone_id: m.body.id } });
+      expect(r.status, r.text).to.equal(200);
+      const list = await s.get(`/projects/${id}/milestones/${m.body.id}/merge_requests`, { token: roles.reporter.token });
+      expect(list.status).to.equal(200);
+      expectSchema(list.body, 'public_api/v4/merge_requests.json');
+      expect(list.body.map((x: { iid: number }) => x.iid)).to.deep.equal([mrIid]);
+      expect(list.body[0].milestone.title).to.equal('v1');
+      expect(list.headers.get('x-total')).to.equal('1');
+      const guest = await s.get(`/projects/${id}/milestones/${m.body.id}/merge_requests`, { token: roles.guest.token });
+      expect(guest.status).to.equal(200);
+      expect(guest.body).to.deep.equal([]);
     });
   });
 
