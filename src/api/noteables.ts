@@ -17,10 +17,6 @@ import type { NoteableType } from '../services/notes.js';
 export type NoteableKind = 'issues' | 'merge_requests';
 export const NOTEABLE_KINDS: readonly NoteableKind[] = ['issues', 'merge_requests'];
 
-export function noteableType(kind: NoteableKind): NoteableType {
-  return kind === 'issues' ? 'Issue' : 'MergeRequest';
-}
-
 /** GitLab's `<kind>_iid` parameter name (issue_iid, merge_request_iid). */
 export function iidParamName(kind: NoteableKind): string {
   return kind === 'issues' ? 'issue_iid' : 'merge_request_iid';

@@ -34,27 +34,6 @@ export function memberGroupIds(db: Conn, userId: number): Knex.QueryBuilder {
     .whereNull('gm.requested_at');
 }
 
-/** Groups that contain (at any depth) a project the user is a member of. */
-function groupsWithAuthorizedProjects(db: Conn, userId: number): Knex.QueryBuilder {
-  return db('projects as gp')
-    .select('gpa.ancestor_id')
-    .join('namespace_ancestors as gpa', 'gpa.namespace_id', 'gp.namespace_id')
-    .whereIn('gp.id', authorizedProjectIds(db, userId));
-}
-
-/** Restricts a query on `namespaces` (kind group, under `alias`) to groups the user may see. */
-export function whereVisibleGroups(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, alias = 'namespaces'): Knex.QueryBuilder {
-  if (isAdmin(user)) return q;
-  return q.where((w) => {
-    w.where(`${alias}.visibility_level`, PUBLIC);
-    if (user) {
-      if (isSignedInRegular(user)) w.orWhere(`${alias}.visibility_level`, INTERNAL);
-      w.orWhereIn(`${alias}.id`, memberGroupIds(db, user.id));
-      w.orWhereIn(`${alias}.id`, groupsWithAuthorizedProjects(db, user.id));
-    }
-  });
-}
-
 /** Visibility levels anyone in the user's position sees without membership. */
 function openLevels(user: UserRow | null): number[] {
   if (isAdmin(user)) return [0, INTERNAL, PUBLIC];

@@ -10,11 +10,6 @@ export function isSignedInRegular(user: UserRow | null | undefined): boolean {
   return !!user && !user.external;
 }
 
-/** Admins see every user's private fields; users see their own. */
-export function canSeePrivateUserFields(viewer: UserRow | null, subject: { id: number }): boolean {
-  return isAdmin(viewer) || (!!viewer && viewer.id === subject.id);
-}
-
 /**
  * GET /users: anyone signed in may list users; anonymous callers only when asking for one
  * `username` (GitLab keeps the full list from the anonymous).
