@@ -12,7 +12,7 @@ import { findProjectByIdOrPath } from '../finders/projects.js';
 import { isProtected } from '../policy/branches.js';
 import { PRIVATE } from '../policy/levels.js';
 import { ensureMergeStatus } from '../services/merge_status.js';
-import { subscribedTo } from '../services/subscriptions.js';
+import { subscriptionsFor } from '../services/subscriptions.js';
 import { changesOverflow } from '../services/merge_request_diff.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
@@ -121,20 +121,16 @@ export async function maintainerPush(deps: Deps, row: MergeRequestRow, extras: M
 
 /** Subscription of each merge request for the viewer: explicit choice, else participation. */
 async function subscriptionsOf(deps: Deps, rows: MergeRequestRow[], user: UserRow | null): Promise<Map<number, boolean>> {
-  const out = new Map<number, boolean>();
-  if (!user) return out;
-  for (const r of rows) {
-    const target = {
-      type: 'MergeRequest' as const,
-      id: r.id,
-      authorId: r.author_id,
-      assigneeIds: r.assignee_id === null ? [] : [r.assignee_id],
-      title: r.title,
-      description: r.description,
-    };
-    out.set(r.id, await subscribedTo(deps.db, user, target));
-  }
-  return out;
+  if (!user) return new Map();
+  const targets = rows.map((r) => ({
+    type: 'MergeRequest' as const,
+    id: r.id,
+    authorId: r.author_id,
+    assigneeIds: r.assignee_id === null ? [] : [r.assignee_id],
+    title: r.title,
+    description: r.description,
+  }));
+  return subscriptionsFor(deps.db, user, 'MergeRequest', targets);
 }
 
 export function mergeRequestEntity(

@@ -12,6 +12,7 @@ import { loadIssueExtras } from '../finders/issues.js';
 import { TODO_ACTIONS } from '../services/todos.js';
 import { issueEntity } from './issue.js';
 import { presentMergeRequests } from './merge_request.js';
+import { subscriptionsFor } from '../services/subscriptions.js';
 import { presentProjects, withNamespaces } from './project.js';
 import { userBasic } from './user.js';
 
@@ -37,15 +38,14 @@ export async function presentTodos(deps: Deps, user: UserRow, todos: TodoRow[]):
 
   // Issues: the full entity; `subscribed` is the user's explicit choice, else participation.
   const issueExtras = await loadIssueExtras(db, issues);
-  const subscriptions: { subscribable_id: number; subscribed: number | boolean }[] = issues.length
-    ? await db('subscriptions').where({ user_id: user.id, subscribable_type: 'Issue' }).whereIn('subscribable_id', issues.map((i) => i.id))
-    : [];
-  const choice = new Map(subscriptions.map((s) => [s.subscribable_id, !!s.subscribed]));
+  const subscribed = await subscriptionsFor(
+    db,
+    user,
+    'Issue',
+    issues.map((i) => ({ type: 'Issue' as const, id: i.id, authorId: i.author_id, assigneeIds: issueExtras.assignees.get(i.id) ?? [], title: i.title, description: i.description })),
+  );
   const issueJson = new Map<number, unknown>();
-  for (const issue of issues) {
-    const participant = issue.author_id === user.id || (issueExtras.assignees.get(issue.id) ?? []).includes(user.id);
-    issueJson.set(issue.id, issueEntity(issue, issueExtras, deps.urls, choice.get(issue.id) ?? participant));
-  }
+  for (const issue of issues) issueJson.set(issue.id, issueEntity(issue, issueExtras, deps.urls, subscribed.get(issue.id) ?? false));
   const mrJson = new Map<number, unknown>();
   const presentedMrs = await presentMergeRequests(deps, mrs, user);
   mrs.forEach((mr, i) => mrJson.set(mr.id, presentedMrs[i]));

@@ -128,3 +128,21 @@ export function applySharedFilters(q: Knex.QueryBuilder, db: Conn, type: LinkedT
   if (f.updatedAfter) q.where(`${alias}.updated_at`, '>=', f.updatedAfter);
   if (f.updatedBefore) q.where(`${alias}.updated_at`, '<=', f.updatedBefore);
 }
+
+/** The label titles of each target (sorted, as GitLab lists them): one query for a page. */
+export async function labelTitlesOf(db: Conn, type: LinkedType, ids: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!ids.length) return out;
+  const rows: { target_id: number; title: string }[] = await db('label_links as ll')
+    .join('labels as l', 'l.id', 'll.label_id')
+    .where('ll.target_type', type)
+    .whereIn('ll.target_id', ids)
+    .select('ll.target_id', 'l.title');
+  for (const r of rows) {
+    const list = out.get(r.target_id) ?? [];
+    list.push(r.title);
+    out.set(r.target_id, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return out;
+}

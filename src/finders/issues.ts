@@ -9,7 +9,7 @@ import type { NamespaceRow, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
-import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, type IssuableListFilters } from './issuable_filters.js';
+import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { withPagingPlan, type Page } from '../http/pagination.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 
@@ -189,12 +189,10 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
     if (i.closed_by_id !== null) named.add(i.closed_by_id);
   }
   // All in one round: the users (authors, closers and assignees) need not wait for the assignees.
-  const [assigneeRows, milestoneRows, labelRows, projectRows, votes, userRows] = await Promise.all([
+  const [assigneeRows, milestoneRows, labels, projectRows, votes, userRows] = await Promise.all([
     ids.length ? db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id') : [],
     milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
-    ids.length
-      ? db('label_links as ll').join('labels as l', 'l.id', 'll.label_id').where('ll.target_type', 'issue').whereIn('ll.target_id', ids).select('ll.target_id', 'l.title')
-      : [],
+    labelTitlesOf(db, 'issue', ids),
     projectIds.length
       ? db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path')
       : [],
@@ -211,13 +209,6 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
     list.push(r.user_id);
     assignees.set(r.issue_id, list);
   }
-  const labels = new Map<number, string[]>();
-  for (const r of labelRows as { target_id: number; title: string }[]) {
-    const list = labels.get(r.target_id) ?? [];
-    list.push(r.title);
-    labels.set(r.target_id, list);
-  }
-  for (const list of labels.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     users: new Map((userRows as UserRow[]).map((u) => [u.id, u])),
     assignees,

@@ -8,7 +8,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
 import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
-import { applySharedFilters, type IssuableListFilters } from './issuable_filters.js';
+import { applySharedFilters, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
 
@@ -130,26 +130,13 @@ export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], 
   for (const r of rows) {
     for (const id of [r.author_id, r.assignee_id, r.merged_by_id, r.closed_by_id]) if (id !== null) userIds.add(id);
   }
-  const [milestoneRows, labelRows, paths, userRows, votes] = await Promise.all([
+  const [milestoneRows, labels, paths, userRows, votes] = await Promise.all([
     milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
-    ids.length
-      ? db('label_links as ll')
-          .join('labels as l', 'l.id', 'll.label_id')
-          .where('ll.target_type', 'merge_request')
-          .whereIn('ll.target_id', ids)
-          .select('ll.target_id', 'l.title')
-      : [],
+    labelTitlesOf(db, 'merge_request', ids),
     projectRows,
     userIds.size ? db('users').whereIn('id', [...userIds]) : [],
     voteCounts(db, 'MergeRequest', ids),
   ]);
-  const labels = new Map<number, string[]>();
-  for (const r of labelRows as { target_id: number; title: string }[]) {
-    const list = labels.get(r.target_id) ?? [];
-    list.push(r.title);
-    labels.set(r.target_id, list);
-  }
-  for (const list of labels.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     users: new Map((userRows as UserRow[]).map((u) => [u.id, u])),
     milestones: new Map((milestoneRows as MilestoneRow[]).map((m) => [m.id, m])),

@@ -29,31 +29,51 @@ export async function setSubscription(db: Conn, userId: number, projectId: numbe
     .merge({ subscribed, updated_at: stamp });
 }
 
-/** GitLab's participants check for one user. */
-export async function isParticipant(db: Conn, user: UserRow, target: SubscribableTarget): Promise<boolean> {
-  if (target.authorId === user.id || target.assigneeIds.includes(user.id)) return true;
+/**
+ * The `subscribed` of each target (all of one type) for this user: their explicit choice,
+ * else whether they take part. A fixed number of queries whatever the number of targets.
+ */
+export async function subscriptionsFor(db: Conn, user: UserRow, type: SubscribableType, targets: SubscribableTarget[]): Promise<Map<number, boolean>> {
+  const out = new Map<number, boolean>();
+  if (!targets.length) return out;
+  const ids = targets.map((t) => t.id);
+  const choices: { subscribable_id: number; subscribed: number | boolean }[] = await db('subscriptions')
+    .where({ subscribable_type: type, user_id: user.id })
+    .whereIn('subscribable_id', ids)
+    .select('subscribable_id', 'subscribed');
+  for (const c of choices) out.set(c.subscribable_id, !!c.subscribed);
+
   const username = user.username.toLowerCase();
   const mentioned = (m: Mentions) => m.names.includes(username);
-  if (mentioned(extractTitleMentions(target.title)) || mentioned(extractMentions(target.description))) return true;
-  const notes: { id: number; author_id: number | null; body: string }[] = await db('notes')
-    .where({ noteable_type: target.type, noteable_id: target.id })
-    .select('id', 'author_id', 'body');
-  if (notes.some((n) => n.author_id === user.id || mentioned(extractMentions(n.body)))) return true;
-  const award = await db('award_emoji')
+  const open: number[] = [];
+  for (const t of targets) {
+    if (out.has(t.id)) continue;
+    const takesPart = t.authorId === user.id || t.assigneeIds.includes(user.id) || mentioned(extractTitleMentions(t.title)) || mentioned(extractMentions(t.description));
+    if (takesPart) out.set(t.id, true);
+    else open.push(t.id);
+  }
+  if (!open.length) return out;
+
+  // Commenters and people mentioned in comments, then awarders (of the target or its notes).
+  const notes: { id: number; noteable_id: number; author_id: number | null; body: string }[] = await db('notes')
+    .where('noteable_type', type)
+    .whereIn('noteable_id', open)
+    .select('id', 'noteable_id', 'author_id', 'body');
+  for (const n of notes) if (n.author_id === user.id || mentioned(extractMentions(n.body))) out.set(n.noteable_id, true);
+  const noteTarget = new Map(notes.map((n) => [n.id, n.noteable_id]));
+  const awards: { awardable_type: string; awardable_id: number }[] = await db('award_emoji')
     .where('user_id', user.id)
     .where((w) => {
-      w.where({ awardable_type: target.type, awardable_id: target.id });
-      if (notes.length) {
-        w.orWhere((n) => n.where('awardable_type', 'Note').whereIn('awardable_id', db('notes').where({ noteable_type: target.type, noteable_id: target.id }).select('id')));
-      }
+      w.where('awardable_type', type).whereIn('awardable_id', open);
+      if (notes.length) w.orWhere((n) => n.where('awardable_type', 'Note').whereIn('awardable_id', [...noteTarget.keys()]));
     })
-    .first('id');
-  return !!award;
+    .select('awardable_type', 'awardable_id');
+  for (const a of awards) out.set(a.awardable_type === 'Note' ? noteTarget.get(a.awardable_id)! : a.awardable_id, true);
+  for (const id of open) if (!out.has(id)) out.set(id, false);
+  return out;
 }
 
-/** The `subscribed` of the issue and merge request entities for this user. */
+/** The `subscribed` of one issue or merge request entity for this user. */
 export async function subscribedTo(db: Conn, user: UserRow, target: SubscribableTarget): Promise<boolean> {
-  const row = await db('subscriptions').where({ subscribable_type: target.type, subscribable_id: target.id, user_id: user.id }).first('subscribed');
-  if (row) return !!row.subscribed;
-  return isParticipant(db, user, target);
+  return (await subscriptionsFor(db, user, target.type, [target])).get(target.id) ?? false;
 }

@@ -67,6 +67,10 @@ describe('Todos', () => {
       expect(brief(await todos(guest.token))).to.deep.equal(['mentioned:Ping @reporter']);
       expect(brief(await todos(reporter.token))).to.deep.equal(['mentioned:Ping @reporter']);
       expect(await todos(stranger.token)).to.deep.equal([]);
+      // Being mentioned makes a participant: the embedded issue is the one the guest reads, subscribed.
+      const [todo] = await todos(guest.token);
+      expect(todo.target.subscribed).to.equal(true);
+      expect(todo.target).to.deep.equal((await s.get(`/projects/${p.id}/issues/${todo.target.iid}`, { token: guest.token })).body);
     });
 
     it('never pings the actor, nor users who cannot read the target', async () => {
