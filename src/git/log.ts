@@ -7,6 +7,7 @@
 // never stale and several processes can each keep their own.
 import type { CommitInfo, RepoReader } from './reader.js';
 import { Lru } from './lru.js';
+import { MAX_PATH_BYTES } from './paths.js';
 
 export interface LogFilter {
   /** A path (file or directory) the commits must touch; '' or undefined for none. */
@@ -19,7 +20,8 @@ export interface LogFilter {
 
 /** Splits a path into names; null when it cannot name anything in a tree. */
 export function pathNames(path: string): string[] | null {
-  const clean = path.replace(/\/+$/, '');
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return null; // longer than any path git checks out
+  const clean = path.replace(/(?<!\/)\/+$/, ''); // one start per run of slashes: linear
   if (clean === '') return [];
   const names = clean.split('/');
   return names.some((n) => n === '' || n === '.' || n === '..') ? null : names;

@@ -5,6 +5,8 @@ import git from 'isomorphic-git';
 import { cacheFor } from './cache.js';
 import { Lru } from './lru.js';
 import { parseCommit, parseTree, tryRead } from './odb.js';
+import { isValidFullRef } from './ref_names.js';
+import { MAX_REVISION_BYTES, parseRevision } from './revision.js';
 
 export interface TreeEntry {
   id: string;
@@ -90,26 +92,20 @@ export class RepoReader {
    * tags, as in GitLab; annotated tags are peeled to their commit.
    */
   async resolveCommit(ref: string): Promise<string | null> {
-    if (!ref || ref.includes('..') || ref.startsWith('-')) return null;
-    // Ancestry suffixes as rev-parse reads them (GitLab 10.8 resolves refs with Rugged's
-    // rev_parse): `master~2`, `v1.0^`, `HEAD^2`, `tag^{}`.
-    const suffix = /^(.+?)((?:~\d*|\^\d*|\^\{\})+)$/.exec(ref);
-    if (suffix && !(await this.resolveDirect(ref))) {
-      let oid = await this.resolveDirect(suffix[1]);
-      for (const [, op, n] of suffix[2].matchAll(/([~^])(\{\}|\d*)/g)) {
-        if (!oid) return null;
-        if (n === '{}') continue;
-        const count = n === '' ? 1 : Number(n);
-        if (count > 10_000) return null;
-        if (op === '^') {
-          oid = count === 0 ? oid : ((await this.commit(oid)).parents[count - 1] ?? null);
-        } else {
-          for (let i = 0; i < count && oid; i++) oid = (await this.commit(oid)).parents[0] ?? null;
-        }
+    if (!ref || ref.startsWith('-') || Buffer.byteLength(ref) > MAX_REVISION_BYTES) return null;
+    const { base, steps } = parseRevision(ref);
+    let oid = await this.resolveDirect(base);
+    for (const step of steps) {
+      if (!oid) return null;
+      if (step.op === 'peel') continue; // resolveDirect peels to the commit already
+      if (step.op === '^') {
+        oid = step.count === 0 ? oid : ((await this.commit(oid)).parents[step.count - 1] ?? null);
+      } else {
+        // Each step goes one commit deeper: the walk is bounded by the history's depth.
+        for (let i = 0; i < step.count && oid; i++) oid = (await this.commit(oid)).parents[0] ?? null;
       }
-      return oid;
     }
-    return this.resolveDirect(ref);
+    return oid;
   }
 
   private async resolveDirect(ref: string): Promise<string | null> {
@@ -120,9 +116,10 @@ export class RepoReader {
         return null;
       }
     }
+    // Only names git could have reach the disk: `./master` or `../x.git/...` are no refs.
     const candidates = [`refs/heads/${ref}`, `refs/tags/${ref}`];
     if (ref.startsWith('refs/')) candidates.unshift(ref);
-    for (const candidate of candidates) {
+    for (const candidate of candidates.filter(isValidFullRef)) {
       try {
         const oid = await git.resolveRef({ fs, gitdir: this.gitdir, ref: candidate });
         return await this.peelToCommit(oid);
@@ -302,7 +299,7 @@ export class RepoReader {
    * contents when recursive), then stably split into trees, then blobs, then submodules.
    */
   async tree(commitOid: string, path: string, recursive: boolean): Promise<TreeEntry[] | null> {
-    const clean = path.replace(/\/+$/, '');
+    const clean = path.replace(/(?<!\/)\/+$/, ''); // one start per run of slashes: linear
     let root: string;
     try {
       root = (await this.commit(commitOid)).tree;

@@ -4,11 +4,27 @@
 // renaming it over the ref. Deleting also rewrites packed-refs under `packed-refs.lock`.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isValidFullRef } from './ref_names.js';
 
 const OID = /^[0-9a-f]{40}$/;
 
 /** The ref no longer has the value the writer based its work on (or is locked by another). */
 export class RefMovedError extends Error {}
+
+/** A name that is no ref of this repository (`refs/heads/../../other.git/...`): never written. */
+export class InvalidRefError extends Error {}
+
+/**
+ * The file of `ref` in `gitdir`, or null when `ref` is no valid ref name or its file would
+ * lie outside `<gitdir>/refs/`. Every ref name joined to a path in this module goes through
+ * here: the callers validate names at the edge, this keeps a missed one inside the repository.
+ */
+function refFile(gitdir: string, ref: string): string | null {
+  if (!isValidFullRef(ref)) return null;
+  const refsDir = path.resolve(gitdir, 'refs') + path.sep;
+  const file = path.resolve(gitdir, ref);
+  return file.startsWith(refsDir) ? file : null;
+}
 
 interface Packed {
   lines: string[];
@@ -33,8 +49,10 @@ async function readPacked(gitdir: string): Promise<Packed> {
 }
 
 async function readLoose(gitdir: string, ref: string): Promise<string | null | undefined> {
+  const file = refFile(gitdir, ref);
+  if (!file) return undefined;
   try {
-    const text = (await fs.promises.readFile(path.join(gitdir, ref), 'utf8')).trim();
+    const text = (await fs.promises.readFile(file, 'utf8')).trim();
     return OID.test(text) ? text : null;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -43,8 +61,9 @@ async function readLoose(gitdir: string, ref: string): Promise<string | null | u
   }
 }
 
-/** The commit id a ref (`refs/heads/x`) points at, or null when it does not exist. */
+/** The commit id a ref (`refs/heads/x`) points at, or null when it does not exist (or cannot). */
 export async function readRef(gitdir: string, ref: string): Promise<string | null> {
+  if (!refFile(gitdir, ref)) return null;
   const loose = await readLoose(gitdir, ref);
   if (loose !== undefined) return loose;
   return (await readPacked(gitdir)).refs.get(ref) ?? null;
@@ -110,7 +129,8 @@ async function withRefLock<T>(
   ref: string,
   fn: (lock: fs.promises.FileHandle, install: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  const refPath = path.join(gitdir, ref);
+  const refPath = refFile(gitdir, ref);
+  if (!refPath) throw new InvalidRefError(`not a ref of this repository: ${JSON.stringify(ref)}`);
   const lockPath = `${refPath}.lock`;
   await fs.promises.mkdir(path.dirname(refPath), { recursive: true });
   let lock: fs.promises.FileHandle;
@@ -160,7 +180,7 @@ export async function deleteRef(gitdir: string, ref: string, expected: string): 
     if (current !== expected) throw new RefMovedError(`${ref} moved`);
     const packed = await readPacked(gitdir);
     if (packed.refs.has(ref)) await rewritePacked(gitdir, ref);
-    await fs.promises.rm(path.join(gitdir, ref), { force: true });
+    await fs.promises.rm(refFile(gitdir, ref)!, { force: true }); // checked by withRefLock
   });
 }
 

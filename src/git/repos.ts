@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import { readRef } from './refs.js';
 
 /** A project's repository location: `<namespace full path>/<project path>.git`. */
 export class RepoStore {
@@ -50,14 +51,13 @@ export class RepoStore {
     return total;
   }
 
+  /**
+   * Whether `refs/heads/<branch>` exists, the name taken literally: a name git cannot have
+   * (`./master`, `../../other.git/refs/heads/master`) names no branch, as in GitLab, whose
+   * branch_exists? looked the name up in the list of branch names.
+   */
   async branchExists(fullPath: string, branch: string): Promise<boolean> {
-    const dir = this.pathFor(fullPath);
-    try {
-      await git.resolveRef({ fs, gitdir: dir, ref: `refs/heads/${branch}` });
-      return true;
-    } catch {
-      return false;
-    }
+    return (await readRef(this.pathFor(fullPath), `refs/heads/${branch}`)) !== null;
   }
 
   /** Points HEAD at a branch (which may not exist yet in an empty repository). */

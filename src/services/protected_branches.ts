@@ -8,6 +8,7 @@ import type { ProjectWithNamespace } from '../store/rows.js';
 import { ApiError, conflict } from '../http/errors.js';
 import { now } from '../store/time.js';
 import { isUniqueViolation } from './members.js';
+import { wellFormed } from '../git/ref_names.js';
 import { DEVELOPER, MASTER } from '../policy/levels.js';
 import {
   BranchRules,
@@ -38,10 +39,18 @@ export interface RuleAttrs {
   mergeAccessLevel: number;
 }
 
-/** Adds a rule: 409 when the name is taken, 422 (the model's full messages) when it is blank. */
+/** A rule's name matches branch names: a string column of 255 characters, in Unicode. */
+const MAX_NAME = 255;
+
+/**
+ * Adds a rule: 409 when the name is taken, 422 (the model's full messages) when it is blank,
+ * longer than the column, or not Unicode (a lone surrogate).
+ */
 export async function createRule(db: Conn, projectId: number, attrs: RuleAttrs): Promise<ProtectedBranchRule> {
   if (await findRule(db, projectId, attrs.name)) throw alreadyExists(attrs.name);
   if (attrs.name.trim() === '') throw new ApiError(422, { message: ["Name can't be blank"] });
+  if (Array.from(attrs.name).length > MAX_NAME) throw new ApiError(422, { message: [`Name is too long (maximum is ${MAX_NAME} characters)`] });
+  if (!wellFormed(attrs.name)) throw new ApiError(422, { message: ['Name is invalid'] });
   const stamp = now();
   try {
     await db('protected_branches').insert({
