@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
-.PHONY: run test build install system-deps bench clean
+.PHONY: run test build install system-deps lint bench clean
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -27,7 +27,12 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-test: build system-deps
+# Only regexes that can backtrack super-linearly on their input (eslint.config.js): one such
+# pattern on a request parameter can hold the event loop for seconds.
+lint: install
+	npx eslint src
+
+test: build system-deps lint
 	npx mocha
 
 bench: build

@@ -31,7 +31,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     db: db.startsWith('postgres://') || db.startsWith('postgresql://') ? db : path.resolve(db),
     reposDir: path.resolve(env.WHARF_REPOS || 'repos'),
-    externalUrl: (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    externalUrl: (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, ''),
     rootToken: env.WHARF_ROOT_TOKEN || undefined,
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),

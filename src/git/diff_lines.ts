@@ -287,7 +287,7 @@ function funcLine(line: string): string | null {
   const c = line.charCodeAt(0);
   const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
   if (!ok) return null;
-  return line.slice(0, 80).replace(/[\s]+$/, '');
+  return line.slice(0, 80).replace(/(?<!\s)\s+$/, '');
 }
 
 function range(start: number, count: number): string {

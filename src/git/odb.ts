@@ -17,6 +17,7 @@ import zlib from 'node:zlib';
 import git from 'isomorphic-git';
 import { cacheFor } from './cache.js';
 import { Lru } from './lru.js';
+import { splitIdentity } from './identity.js';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -385,13 +386,13 @@ export interface ParsedCommit {
 
 // The same reading as isomorphic-git's GitCommit#parse, so answers do not change with the reader.
 function normalizeNewlines(str: string): string {
-  return str.replace(/\r/g, '').replace(/^\n+/, '').replace(/\n+$/, '') + '\n';
+  return str.replace(/\r/g, '').replace(/^\n+/, '').replace(/(?<!\n)\n+$/, '') + '\n';
 }
 
 function parseAuthor(author: string) {
-  const m = author.match(/^(.*) <(.*)> (.*) (.*)$/);
+  const m = splitIdentity(author);
   if (!m) throw new Error('unparsable identity');
-  const [, name, email, timestamp, offset] = m;
+  const [name, email, timestamp, offset] = m;
   const tz = offset.match(/(\+|-)(\d\d)(\d\d)/);
   if (!tz) throw new Error('unparsable timezone');
   const minutes = (tz[1] === '+' ? 1 : -1) * (Number(tz[2]) * 60 + Number(tz[3]));

@@ -5,7 +5,7 @@ export class Urls {
   private readonly sshHost: string;
 
   constructor(externalUrl: string) {
-    this.base = externalUrl.replace(/\/+$/, '');
+    this.base = externalUrl.replace(/(?<!\/)\/+$/, '');
     this.api = `${this.base}/api/v4`;
     this.sshHost = new URL(this.base).hostname;
   }

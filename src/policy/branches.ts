@@ -55,21 +55,41 @@ export function defaultBranchProtected(protection = DEFAULT_BRANCH_PROTECTION): 
   return protection === PROTECTION_FULL || protection === PROTECTION_DEV_CAN_MERGE;
 }
 
-const wildcardCache = new Map<string, RegExp>();
+/**
+ * Whether `text` matches `pattern`, `*` standing for any run of characters (slashes too).
+ * Two pointers, going back only to the last `*`: at most length × length steps. The regex
+ * this replaces (each `*` a lazy `.*?`) backtracked exponentially: a rule `a*a*…a*b` of 30
+ * stars held the event loop for minutes on a 60-character branch name.
+ */
+function wildcardMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1; // the last `*` seen, and where in `text` it began to match
+  let from = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      from = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++from;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
+}
 
-/** ProtectedRefMatcher#matches?: exact, or `*` as a lazy "anything" (slashes too), anchored. */
+/** ProtectedRefMatcher#matches?: exact, or `*` as "anything" (slashes too), anchored. */
 export function ruleMatches(ruleName: string, branch: string): boolean {
   if (ruleName.trim() === '') return false;
   if (ruleName === branch) return true;
   if (!ruleName.includes('*')) return false;
-  let re = wildcardCache.get(ruleName);
-  if (!re) {
-    const body = ruleName.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?');
-    re = new RegExp(`^${body}$`);
-    if (wildcardCache.size > 1000) wildcardCache.clear(); // bounded: names come from users
-    wildcardCache.set(ruleName, re);
-  }
-  return re.test(branch);
+  return wildcardMatch(ruleName, branch);
 }
 
 /** A project's rules, loaded once, answering every question without further queries. */

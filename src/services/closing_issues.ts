@@ -56,7 +56,7 @@ export function closingReferences(text: string, baseUrl: string): IssueReference
   const joined = statements.join(' ');
   // Issue links (Issue.link_reference_pattern) first in the alternation, as the URL filter
   // runs before the short reference filter; a link's own text is never read as `#N`.
-  const link = `${escape(baseUrl.replace(/\/+$/, ''))}/(?:(${FULL_NAMESPACE})/)?(${PROJECT})/issues/(\\d+)(?:/[a-z0-9_=-]+)*(?:\\?[a-z0-9_=-]+(?:&[a-z0-9_=-]+)*)?(?:#[a-z0-9_-]+)?`;
+  const link = `${escape(baseUrl.replace(/(?<!\/)\/+$/, ''))}/(?:(${FULL_NAMESPACE})/)?(${PROJECT})/issues/(\\d+)(?:/[a-z0-9_=-]+)*(?:\\?[a-z0-9_=-]+(?:&[a-z0-9_=-]+)*)?(?:#[a-z0-9_-]+)?`;
   const any = new RegExp(`${link}|${LINK}|${SHORT_REF}`, 'g');
   const out: IssueReference[] = [];
   const seen = new Set<string>();

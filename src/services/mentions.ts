@@ -8,6 +8,7 @@
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { canReadGroup } from '../policy/groups.js';
+import { maskInline } from './markdown_masks.js';
 
 // GitLab's NAMESPACE_FORMAT_REGEX (a path may not end in '.', '.git' or '.atom'), repeated
 // with '/' for subgroups, after a character that is not a word character.
@@ -19,22 +20,6 @@ export interface Mentions {
   names: string[];
   /** The names among them that are directly addressed. */
   direct: string[];
-}
-
-/** Blanks out code, links and comments (kept as spaces so that positions stay meaningful). */
-function maskInline(line: string): string {
-  let out = line;
-  // Code spans: a run of backticks up to the same run.
-  out = out.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (m) => ' '.repeat(m.length));
-  // HTML comments and tags such as <a ...>...</a> or <code>...</code>.
-  out = out.replace(/<!--[\s\S]*?-->/g, (m) => ' '.repeat(m.length));
-  out = out.replace(/<(a|code|pre)\b[^>]*>[\s\S]*?<\/\1>/gi, (m) => ' '.repeat(m.length));
-  // Links and images: [text](url) — a mention in the text of a link is not one.
-  out = out.replace(/!?\[[^\]]*\]\([^)]*\)/g, (m) => ' '.repeat(m.length));
-  // Autolinks <http://...> and bare URLs (an '@' in a URL is never a mention).
-  out = out.replace(/<[a-z][a-z0-9+.-]*:[^>\s]*>/gi, (m) => ' '.repeat(m.length));
-  out = out.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, (m) => ' '.repeat(m.length));
-  return out;
 }
 
 interface Block {

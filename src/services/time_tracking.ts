@@ -36,8 +36,13 @@ for (const [unit, words] of Object.entries({
 }
 /** "h:m:s"-style units, from the right (weeks are skipped, as ChronicDuration does). */
 const CHRONO_UNITS = ['seconds', 'minutes', 'hours', 'days', 'months', 'years'];
-const NUMBER = /[0-9]*\.?[0-9]+/;
-const NUMBERS = /[0-9]*\.?[0-9]+/g;
+// The numbers of `[0-9]*\.?[0-9]+`, written so that no two quantifiers trade digits (that
+// form backtracked quadratically on a long run of digits).
+const NUMBERS = /[0-9]+(?:\.[0-9]+)?|\.[0-9]+/g;
+/** A word holds a number exactly when it holds a digit. */
+const HAS_NUMBER = /[0-9]/;
+/** `N:N` somewhere ("1:30", "2:.5"): a digit, a colon, then a number. */
+const CHRONO = /[0-9]:\.?[0-9]/;
 /** Larger values would not fit GitLab's integer columns. */
 const MAX_SECONDS = 2147483647;
 
@@ -48,7 +53,7 @@ export function parseDuration(input: string): number | null {
   if (negative) text = text.slice(1);
   text = text.toLowerCase();
   const compact = text.replace(/ /g, '');
-  if (new RegExp(`${NUMBER.source}(:${NUMBER.source})+`).test(compact)) {
+  if (CHRONO.test(compact)) {
     const parts = compact.split(':').reverse();
     if (parts.length > CHRONO_UNITS.length) return null;
     text = parts.map((v, k) => `${v} ${CHRONO_UNITS[k]}`).reverse().join(' ');
@@ -56,7 +61,7 @@ export function parseDuration(input: string): number | null {
   text = text.replace(NUMBERS, (n) => ` ${n} `).replace(/ +/g, ' ').trim();
   const words: string[] = [];
   for (const word of text.split(' ')) {
-    if (NUMBER.test(word)) {
+    if (HAS_NUMBER.test(word)) {
       words.push(word);
       continue;
     }
@@ -66,7 +71,7 @@ export function parseDuration(input: string): number | null {
   if (words.length && UNIT_SECONDS[words[0]]) words.unshift('1');
   let seconds = 0;
   words.forEach((word, k) => {
-    if (!NUMBER.test(word)) return;
+    if (!HAS_NUMBER.test(word)) return;
     const unit = words[k + 1] ?? 'hours';
     seconds += Number.parseFloat(word) * (UNIT_SECONDS[unit] ?? 0);
   });

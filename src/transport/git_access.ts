@@ -59,9 +59,9 @@ export interface GitActor {
 
 /** `Authorization: Basic …` as login and password; null when absent or another scheme. */
 export function basicCredentials(header: string | undefined): { login: string; password: string } | null {
-  const m = /^Basic\s+([A-Za-z0-9+/=_-]*)\s*$/i.exec(header ?? '');
+  const m = /^Basic\s+(?:([A-Za-z0-9+/=_-]+)\s*)?$/i.exec(header ?? '');
   if (!m) return null;
-  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return { login: decoded, password: '' };
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
