@@ -27,10 +27,10 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# Only regexes that can backtrack super-linearly on their input (eslint.config.js): one such
-# pattern on a request parameter can hold the event loop for seconds.
+# Lints only for regexes that can backtrack super-linearly on their input
+# (test/lint/eslint.config.js): one on a request parameter can hold the event loop for seconds.
 lint: install
-	npx eslint src
+	npx eslint --config test/lint/eslint.config.js src
 
 test: build system-deps lint
 	npx mocha
