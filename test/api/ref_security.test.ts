@@ -7,6 +7,7 @@ import { addRoleMembers, type Account } from '../helpers/roles.js';
 import { createBranch, createProject, openMergeRequest, repoDir, writeFiles } from '../helpers/projects.js';
 import { expectFsckClean, git, head } from '../helpers/bare_git.js';
 import { statisticsSettled } from '../../src/services/after_push.js';
+import { pkt } from '../../src/transport/pktline.js';
 
 interface Project {
   id: number;
@@ -140,6 +141,28 @@ describe('Ref names from clients (issue #21)', function () {
         .update({ target_branch: `../../../../${upstream.path}.git/refs/heads/master`, merge_status: 'unchecked' });
       const r = await s.put(`/projects/${fork.id}/merge_requests/${mr.iid}/merge`, { token: attacker.token });
       expect([r.status, r.body]).to.deep.equal([405, { message: '405 Method Not Allowed' }]);
+      expect(git(upstream.dir, ['rev-parse', 'refs/heads/master']).trim()).to.equal(before);
+      expectFsckClean(upstream.dir);
+    });
+  });
+
+  describe('a push naming a ref through ../', () => {
+    it("is refused by git's own check, and the other repository keeps its branch", async () => {
+      const upstream = await project(owner, { visibility: 'public' });
+      const before = head(upstream.dir, 'master');
+      const mine = await project(attacker);
+      // A deletion needs no pack: the whole request is the command list.
+      const ref = `refs/heads/../../../../${upstream.path}.git/refs/heads/master`;
+      const res = await fetch(`${s.url}/${mine.path}.git/git-receive-pack`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`x:${attacker.token}`).toString('base64')}`,
+          'Content-Type': 'application/x-git-receive-pack-request',
+        },
+        body: `${pkt(`${before} ${'0'.repeat(40)} ${ref}\0report-status\n`)}0000`,
+      });
+      expect(res.status).to.equal(200);
+      expect(await res.text()).to.contain(`ng ${ref} funny refname`);
       expect(git(upstream.dir, ['rev-parse', 'refs/heads/master']).trim()).to.equal(before);
       expectFsckClean(upstream.dir);
     });
