@@ -22,8 +22,8 @@ export class InvalidRefError extends Error {}
 function refFile(gitdir: string, ref: string): string | null {
   if (!isValidFullRef(ref)) return null;
   const refsDir = path.resolve(gitdir, 'refs') + path.sep;
-  const file = path.resolve(gitdir, ref);
-  return file.startsWith(refsDir) ? file : null;
+  // Joined as before (callers compare with path.join), checked once resolved.
+  return path.resolve(gitdir, ref).startsWith(refsDir) ? path.join(gitdir, ref) : null;
 }
 
 interface Packed {
