@@ -11,7 +11,7 @@ import { requireUser } from '../http/auth.js';
 import { recordNotFound } from '../http/errors.js';
 import { coerceDate, p, Param, parseValues, rawParams, type Rules, type Schema } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
-import type { ProjectAbility } from '../policy/projects.js';
+import type { ProjectAbility } from '../policy/can.js';
 import { milestoneEntity } from '../entities/milestone.js';
 import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
