@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
-.PHONY: run test build install system-deps bench clean
+.PHONY: run test build install system-deps bench clean routes
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -29,6 +29,10 @@ system-deps:
 
 test: build system-deps
 	npx mocha
+
+# Prints the declared API route table (src/api/route_tables.ts): method, path, auth, load, ability, status.
+routes: build
+	@npm run --silent routes
 
 bench: build
 	node dist/bench/projects.js
