@@ -16,12 +16,8 @@ import { membersRouter } from './api/members.js';
 import { projectsRouter } from './api/projects.js';
 import { repositoryRouter } from './api/repository.js';
 import { commitsRouter } from './api/commits.js';
-import { filesRouter } from './api/files.js';
-import { branchesRouter } from './api/branches.js';
 import { compareRouter } from './api/compare.js';
 import { gitHttpMiddleware } from './transport/router.js';
-import { protectedBranchesRouter } from './api/protected_branches.js';
-import { milestonesRouter } from './api/milestones.js';
 import { issuesRouter } from './api/issues.js';
 import { eventsRouter } from './api/events.js';
 import { todosRouter } from './api/todos.js';
@@ -39,8 +35,8 @@ export const API_PREFIX = '/api/v4';
 /** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
-  repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter, protectedBranchesRouter,
-  milestonesRouter, issuesRouter,
+  repositoryRouter, commitsRouter, compareRouter,
+  issuesRouter,
   eventsRouter,
   todosRouter,
   notesRouter,

@@ -3,7 +3,11 @@
 // listed here and leaves app.ts's API_ROUTERS; the two coexist while the conversion goes on.
 import type { Route } from './route.js';
 import { statusOf } from './route.js';
+import { fileRoutes } from './files.js';
+import { branchRoutes } from './branches.js';
+import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
+import { milestoneRoutes } from './milestones.js';
 
 export interface RouteTable {
   family: string;
@@ -11,7 +15,11 @@ export interface RouteTable {
 }
 
 export const ROUTE_TABLES: readonly RouteTable[] = [
+  { family: 'files', routes: fileRoutes },
+  { family: 'branches', routes: branchRoutes },
+  { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
+  { family: 'milestones', routes: milestoneRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
