@@ -23,15 +23,16 @@ import {
   subscribedLabelIds,
   updateLabel,
   type LabelRow,
+  type LabelViewer,
 } from '../services/labels.js';
 
 /** Grape's `Integer, allow_blank: true`: an empty value means "no priority". */
 const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
 
 /** Renders a page of labels with their counts and the user's subscriptions, batch-loaded. */
-export async function presentLabels(db: Conn, user: UserRow, rows: LabelRow[]): Promise<LabelEntity[]> {
+export async function presentLabels(db: Conn, viewer: LabelViewer & { user: UserRow }, rows: LabelRow[]): Promise<LabelEntity[]> {
   const ids = rows.map((r) => r.id);
-  const [counts, subscribed] = await Promise.all([labelCounts(db, ids, user), subscribedLabelIds(db, user.id, ids)]);
+  const [counts, subscribed] = await Promise.all([labelCounts(db, ids, viewer), subscribedLabelIds(db, viewer.user.id, ids)]);
   return rows.map((r) => labelEntity(r, counts.get(r.id)!, subscribed.has(r.id)));
 }
 
@@ -49,10 +50,10 @@ const subscription = (subscribed: boolean) =>
     ability: 'read_label',
     summary: subscribed ? 'Subscribe to a label (by id or title)' : 'Unsubscribe from a label (by id or title)',
     response: LABEL,
-    handler: async ({ deps, user, project, path }) => {
+    handler: async ({ deps, user, project, access, path }) => {
       const label = await labelOr404(deps.db, project.id, path.label_id);
       if (!(await setLabelSubscription(deps.db, label, user.id, subscribed))) throw notModified();
-      return (await presentLabels(deps.db, user, [label]))[0];
+      return (await presentLabels(deps.db, { user, project, access }, [label]))[0];
     },
   });
 
@@ -71,7 +72,7 @@ export const labelRoutes: Route[] = [
     ability: 'read_label',
     summary: "List a project's labels",
     response: { ...LABEL, list: true },
-    handler: async ({ ctx, deps, user, project }) => presentLabels(deps.db, user, await paginate<LabelRow>(ctx, deps.db, labelsQuery(deps.db, project.id))),
+    handler: async ({ ctx, deps, user, project, access }) => presentLabels(deps.db, { user, project, access }, await paginate<LabelRow>(ctx, deps.db, labelsQuery(deps.db, project.id))),
   }),
 
   route({
@@ -83,7 +84,7 @@ export const labelRoutes: Route[] = [
     params: { name: p.string().required(), color: p.string().required(), description: p.string(), priority: priorityParam() },
     summary: 'Create a label',
     response: LABEL,
-    handler: async ({ deps, user, project, params }) => (await presentLabels(deps.db, user, [await createLabel(deps.db, project.id, params)]))[0],
+    handler: async ({ deps, user, project, access, params }) => (await presentLabels(deps.db, { user, project, access }, [await createLabel(deps.db, project.id, params)]))[0],
   }),
 
   route({
@@ -96,11 +97,11 @@ export const labelRoutes: Route[] = [
     rules: { atLeastOneOf: ['new_name', 'color', 'description', 'priority'] },
     summary: 'Update a label named by `name`',
     response: LABEL,
-    handler: async ({ deps, user, project, params: v }) => {
+    handler: async ({ deps, user, project, access, params: v }) => {
       const label = await findLabelByTitle(deps.db, project.id, v.name);
       if (!label) throw notFound('Label not found'); // sic: 10.8 answers "404 Label not found Not Found"
       const updated = await updateLabel(deps.db, label, { newName: v.new_name, color: v.color, description: v.description, priority: v.priority });
-      return (await presentLabels(deps.db, user, [updated]))[0];
+      return (await presentLabels(deps.db, { user, project, access }, [updated]))[0];
     },
   }),
 
@@ -130,7 +131,7 @@ export const labelRoutes: Route[] = [
     ability: 'read_label',
     summary: 'Get a label by id or title (later GitLab; python-gitlab 3.x)',
     response: LABEL,
-    handler: async ({ deps, user, project, path }) => (await presentLabels(deps.db, user, [await labelOr404(deps.db, project.id, path.label_id)]))[0],
+    handler: async ({ deps, user, project, access, path }) => (await presentLabels(deps.db, { user, project, access }, [await labelOr404(deps.db, project.id, path.label_id)]))[0],
   }),
 
   route({
