@@ -33,8 +33,13 @@ function authenticate(ctx: Koa.Context, r: Route): UserRow | null {
 
 type Loaded = { part: Record<string, unknown>; can: (ability: Ability) => boolean };
 
-/** Step 2: the route's subject and the ability check bound to it; null when `:id` is not this route's. */
-async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null): Promise<Loaded | null> {
+/** Users are named by number only: `/users/:id` with anything else belongs to another route. */
+function notThisRoute(ctx: Koa.Context, r: Route): boolean {
+  return r.load === 'user' && !/^\d{1,15}$/.test(ctx.params.id ?? '');
+}
+
+/** Step 2: the route's subject and the ability check bound to it. */
+async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null): Promise<Loaded> {
   switch (r.load) {
     case 'project': {
       const loaded = await loadProject(ctx, deps);
@@ -45,8 +50,6 @@ async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null
       return { part: { group: subject.group, subject }, can: (a) => can(user, subject, a as never) };
     }
     case 'user': {
-      // Users are named by number only: `/users/:id` with anything else belongs to another route.
-      if (!/^\d{1,15}$/.test(ctx.params.id ?? '')) return null;
       const target = await findUserById(deps.db, ctx.params.id);
       if (!target) throw notFound('User');
       return { part: { target }, can: (a) => can(user, { kind: 'user', user: target }, a as never) };
@@ -60,9 +63,9 @@ function handlerOf(deps: Deps, r: Route, options: MountOptions): Koa.Middleware 
   const status = statusOf(r);
   const body = takesBody(r);
   return async (ctx, next) => {
+    if (notThisRoute(ctx, r)) return next();
     const user = authenticate(ctx, r);
     const loaded = await load(ctx, deps, r, user);
-    if (!loaded) return next();
     const authorize = (ability: Ability) => {
       if (!loaded.can(ability)) throw user ? forbidden() : unauthorized();
     };

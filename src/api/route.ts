@@ -1,48 +1,55 @@
 // The route table's contract: every endpoint of /api/v4 declared once, as data.
 //
-// HOW TO DECLARE A ROUTE
+// HOW TO DECLARE A ROUTE (converting a family: see labels.ts, milestones.ts, branches.ts,
+// protected_branches.ts and files.ts for worked examples)
 //
-// A family file (src/api/<family>.ts) exports its table: `export const labelRoutes = [route({...}), ...]`,
-// listed in src/api/route_tables.ts (which app.ts mounts and `make routes` prints). Each route says:
+// 1. The family file (src/api/<family>.ts) exports its table, `export const <family>Routes:
+//    Route[] = [route({...}), ...]`, instead of a Router builder.
+// 2. List it in src/api/route_tables.ts (mounted by app.ts, printed by `make routes`, read by
+//    the OpenAPI generator) and drop its builder from app.ts's API_ROUTERS.
+// 3. Each route:
 //
 //   route({
-//     method: 'POST',                       // GET (also answers HEAD), POST, PUT, DELETE
+//     method: 'POST',                        // GET (also answers HEAD), POST, PUT, DELETE
 //     path: '/projects/:id/labels',          // relative to /api/v4, @koa/router syntax
 //     auth: 'user',                          // 'anonymous' (anyone; req.user may be null),
-//                                            // 'user' (else 401), 'admin' (401 / 403)
-//     load: 'project',                       // optional: the subject named by `:id` — 'project'
-//                                            // (404 Project Not Found when missing or invisible),
-//                                            // 'group' (404 Group Not Found), 'user' (digits only,
-//                                            // else not this route; 404 User Not Found)
-//     ability: 'admin_label',                // optional: GitLab's ability on that subject (typed
-//                                            // per subject, see policy/can.ts); 403, or 401 when
+//                                            // 'user' (else 401), 'admin' (401, else 403)
+//     load: 'project',                       // optional, always from `:id`: 'project' (404
+//                                            // Project Not Found when missing or invisible),
+//                                            // 'group' (404 Group Not Found), 'user' (digits
+//                                            // only, else not this route; 404 User Not Found)
+//     ability: 'admin_label',                // optional: GitLab's ability on that subject, typed
+//                                            // per subject (policy/can.ts); 403, or 401 when
 //                                            // nobody is signed in
-//     params: { name: p.string().required(), color: p.string().required() },
-//     rules: { atLeastOneOf: [...] },        // optional, http/params.ts Rules
+//     params: { name: p.string().required(), color: p.string().required() },  // http/params.ts
+//     rules: { atLeastOneOf: ['color'] },    // optional, http/params.ts Rules
 //     status: 201,                           // optional: 201 for POST, 204 for DELETE, else 200
 //     summary: 'Create a label',             // one line, for `make routes` and OpenAPI
-//     response: { schema: 'Label' },         // optional: the entity's schema name; list: true for arrays
-//     handler: async ({ deps, user, project, params }) => presentLabel(...),
+//     response: { schema: 'Label' },         // optional: the entity's schema name (list: true
+//                                            // for an array)
+//     handler: async ({ deps, user, project, access, params }) => presentLabel(...),
 //   })
 //
 // `mount()` (mount.ts) runs the shared steps in GitLab's order — authentication (401/403) →
 // load the subject (404) → ability (403/401) → parameters (400 {"error": ...}) — and only then
-// calls the handler, so a handler never repeats them. `params` are parsed from the query, the
-// body and the path (the path wins, as in Grape: declare `milestone_id: p.integer().required()`
-// to get Grape's "milestone_id is invalid"), and typed from the schema.
+// calls the handler, so a handler never calls requireUser, loadProject, authorize or parse.
+// `params` are parsed from the query, the body and the path (the path wins, as in Grape: declare
+// `milestone_id: p.integer().required()` to get "milestone_id is invalid"), typed from the schema.
 //
-// The handler receives `req` (RouteRequest): ctx, deps, user (non-null unless auth is
-// 'anonymous'), params, path (the raw path parameters), `authorize(ability)` and `can(ability)`
-// for further checks on the loaded subject (e.g. a second ability after the parameters, as the
-// legacy protect route does), and what was loaded: `project`, `access`, `loaded` (LoadedProject,
-// what services take) for 'project'; `group` and `subject` for 'group'; `target` for 'user'.
-// Abilities on sub-objects (an issue, a note) are asked in the handler with policy's
-// `can(user, subject, ability)`; domain errors are thrown as ApiError (http/errors.ts).
+// The handler receives `req` (RouteRequest): ctx, deps, user (typed non-null unless auth is
+// 'anonymous'), params, path (the raw path parameters, decoded), `authorize(ability)` and
+// `can(ability)` on the loaded subject, and what was loaded: `project`, `access` and `loaded`
+// (LoadedProject, what services take) for 'project'; `group` and `subject` for 'group';
+// `target` for 'user'. Checks GitLab makes later than the route's ability (a second ability
+// after the parameters, as the legacy protect route; an ability that depends on a parameter)
+// are `req.authorize(...)` calls in the handler. Abilities on sub-objects (an issue, a note)
+// are asked with `can(user, subject, ability)` from policy/can.ts; never test levels or
+// `project.archived` in api/. Failures are thrown (ApiError from http/errors.ts).
 //
 // What the handler returns is the response: a value becomes the body with the route's status;
 // `undefined` answers the status with no body (204); `HANDLED` means the handler wrote
-// ctx.status / ctx.body / headers itself (streams, HEAD, 304) and mount leaves them alone.
-// Pagination headers: call paginate(req.ctx, ...) and return the page.
+// ctx.status / ctx.body / headers itself (streams, HEAD, a 304) and mount leaves them alone.
+// Lists call paginate(req.ctx, ...) (it sets the headers) and return the page.
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
