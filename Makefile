@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
-.PHONY: run test build install system-deps lint bench clean
+.PHONY: run test build install system-deps lint bench clean routes
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -34,6 +34,10 @@ lint: install
 
 test: build system-deps lint
 	npx mocha
+
+# Prints the declared API route table (src/api/route_tables.ts): method, path, auth, load, ability, status.
+routes: build
+	@npm run --silent routes
 
 bench: build
 	node dist/bench/projects.js

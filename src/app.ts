@@ -16,13 +16,8 @@ import { membersRouter } from './api/members.js';
 import { projectsRouter } from './api/projects.js';
 import { repositoryRouter } from './api/repository.js';
 import { commitsRouter } from './api/commits.js';
-import { filesRouter } from './api/files.js';
-import { branchesRouter } from './api/branches.js';
 import { compareRouter } from './api/compare.js';
 import { gitHttpMiddleware } from './transport/router.js';
-import { protectedBranchesRouter } from './api/protected_branches.js';
-import { labelsRouter } from './api/labels.js';
-import { milestonesRouter } from './api/milestones.js';
 import { issuesRouter } from './api/issues.js';
 import { eventsRouter } from './api/events.js';
 import { todosRouter } from './api/todos.js';
@@ -32,14 +27,16 @@ import { issuableSocialRouter } from './api/issuable_social.js';
 import { mergeRequestsRouter } from './api/merge_requests.js';
 import { forksRouter } from './api/forks.js';
 import { mergeRequestActionsRouter } from './api/merge_request_actions.js';
+import { mount } from './api/mount.js';
+import { ROUTE_TABLES } from './api/route_tables.js';
 
 export const API_PREFIX = '/api/v4';
 
-/** Every API router, in mount order. */
+/** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
-  repositoryRouter, commitsRouter, filesRouter, branchesRouter, compareRouter, protectedBranchesRouter,
-  labelsRouter, milestonesRouter, issuesRouter,
+  repositoryRouter, commitsRouter, compareRouter,
+  issuesRouter,
   eventsRouter,
   todosRouter,
   notesRouter,
@@ -73,6 +70,7 @@ export function buildApp(deps: Deps): Koa {
     const r = build(deps);
     api.use(r.routes());
   }
+  for (const table of ROUTE_TABLES) mount(api, deps, table.routes);
   const body = koaBody({
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
     jsonLimit: deps.config.maxBodyBytes,

@@ -1,16 +1,14 @@
 // Branches (GitLab 10.8 lib/api/branches.rb): list (with `search`), get (HEAD: 204/404),
 // create, delete, and delete every merged branch. Reading needs download_code, writing
 // push_code; branch names with slashes arrive URL-encoded.
-import Router from '@koa/router';
-import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { loadProject, type LoadedProject } from './loaders.js';
-import { p, parse } from '../http/params.js';
+import { HANDLED, route, type Route } from './route.js';
+import { p } from '../http/params.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { paginateArray } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { fullPathOf } from '../finders/projects.js';
+import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { BranchRules } from '../policy/branches.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { listBranchHeads } from '../git/refs.js';
@@ -42,73 +40,102 @@ export async function present(deps: Deps, project: ProjectWithNamespace, heads: 
   );
 }
 
-/** The branch of the route and its head: 400 for a name git cannot have, 404 when absent. */
-export async function findBranch(ctx: Koa.Context, deps: Deps, loaded: LoadedProject): Promise<{ name: string; head: string; heads: Map<string, string> }> {
-  const name: string = ctx.params.branch;
+/** The branch named `name` and its head: 400 for a name git cannot have, 404 when absent. */
+export async function findBranch(deps: Deps, project: ProjectWithNamespace, name: string): Promise<{ name: string; head: string; heads: Map<string, string> }> {
   if (!isValidBranchName(name)) throw badRequest('The branch refname is invalid');
-  const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(loaded.project)));
+  const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(project)));
   const head = heads.get(name);
   if (!head) throw notFound('Branch');
   return { name, head, heads };
 }
 
-export function branchesRouter(deps: Deps): Router {
-  const router = new Router();
+const BRANCH = { schema: 'Branch' } as const;
 
-  router.get('/projects/:id/repository/branches', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('download_code');
-    const { search } = parse(ctx, { search: p.string() });
-    const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(loaded.project)));
-    let names = [...heads.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    // Case-insensitive substring, as BranchesFinder; a blank search filters nothing.
-    if (search) names = names.filter((n) => n.toUpperCase().includes(search.toUpperCase()));
-    ctx.body = await present(deps, loaded.project, heads, paginateArray(ctx, names));
-  });
+export const branchRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/repository/branches',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'download_code',
+    params: { search: p.string() },
+    summary: "List a repository's branches",
+    response: { ...BRANCH, list: true },
+    handler: async ({ ctx, deps, project, params: { search } }) => {
+      const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(project)));
+      let names = [...heads.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      // Case-insensitive substring, as BranchesFinder; a blank search filters nothing.
+      if (search) names = names.filter((n) => n.toUpperCase().includes(search.toUpperCase()));
+      return present(deps, project, heads, paginateArray(ctx, names));
+    },
+  }),
 
   // Also answers HEAD: 204 when the branch exists, 404 when not, both without a body.
-  router.get(BRANCH_ROUTE, async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('download_code');
-    if (ctx.method === 'HEAD') {
-      const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(loaded.project)));
-      ctx.status = heads.has(ctx.params.branch) ? 204 : 404;
-      return;
-    }
-    const { name, heads } = await findBranch(ctx, deps, loaded);
-    [ctx.body] = await present(deps, loaded.project, heads, [name]);
-  });
+  route({
+    method: 'GET',
+    path: BRANCH_ROUTE,
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'download_code',
+    summary: 'Get a branch (HEAD: 204 when it exists, else 404)',
+    response: BRANCH,
+    handler: async ({ ctx, deps, project, path }) => {
+      if (ctx.method === 'HEAD') {
+        const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(project)));
+        ctx.status = heads.has(path.branch) ? 204 : 404;
+        return HANDLED;
+      }
+      const { name, heads } = await findBranch(deps, project, path.branch);
+      return (await present(deps, project, heads, [name]))[0];
+    },
+  }),
 
-  router.post('/projects/:id/repository/branches', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('push_code');
-    const v = parse(ctx, { branch: p.string().required(), ref: p.string().required() });
-    await createBranch(deps, loaded, v.branch, v.ref);
-    const fresh = await loadProject(ctx, deps); // the default branch may have just been set
-    const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(fresh.project)));
-    [ctx.body] = await present(deps, fresh.project, heads, [v.branch]);
-    ctx.status = 201;
-  });
+  route({
+    method: 'POST',
+    path: '/projects/:id/repository/branches',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'push_code',
+    params: { branch: p.string().required(), ref: p.string().required() },
+    summary: 'Create a branch from a ref',
+    response: BRANCH,
+    handler: async ({ deps, loaded, params: v }) => {
+      await createBranch(deps, loaded, v.branch, v.ref);
+      // The default branch may have just been set.
+      const fresh = (await findProjectByIdOrPath(deps.db, String(loaded.project.id))) ?? loaded.project;
+      const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(fresh)));
+      return (await present(deps, fresh, heads, [v.branch]))[0];
+    },
+  }),
 
-  router.delete(BRANCH_ROUTE, async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('push_code');
-    const { name, head } = await findBranch(ctx, deps, loaded);
-    const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project))).commit(head);
-    checkUnmodifiedSince(ctx, gitTime(commit.author.timestamp));
-    await deleteBranch(deps, loaded, name, head);
-    ctx.status = 204;
-  });
+  route({
+    method: 'DELETE',
+    path: BRANCH_ROUTE,
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'push_code',
+    summary: 'Delete a branch',
+    handler: async ({ ctx, deps, loaded, path }) => {
+      const { name, head } = await findBranch(deps, loaded.project, path.branch);
+      const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project))).commit(head);
+      checkUnmodifiedSince(ctx, gitTime(commit.author.timestamp));
+      await deleteBranch(deps, loaded, name, head);
+    },
+  }),
 
   // GitLab 10.8 queues the deletion and answers 202 to any reader, its worker then refusing
   // non-developers silently; Wharf deletes before answering and refuses them with 403.
-  router.delete('/projects/:id/repository/merged_branches', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('push_code');
-    await deleteMergedBranches(deps, loaded);
-    ctx.status = 202;
-    ctx.body = { message: '202 Accepted' };
-  });
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/repository/merged_branches',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'push_code',
+    status: 202,
+    summary: 'Delete every branch merged into the default branch (202)',
+    handler: async ({ deps, loaded }) => {
+      await deleteMergedBranches(deps, loaded);
+      return { message: '202 Accepted' };
+    },
+  }),
+];

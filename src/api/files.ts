@@ -2,11 +2,10 @@
 // several changes at once (POST /repository/commits, lib/api/commits.rb), GitLab 10.8.
 // Permission first (push_code: 403, invisible project 404), then parameters, then the
 // commit service, whose failures are 400 {"message": ...} in GitLab's words.
-import Router from '@koa/router';
-import type Koa from 'koa';
 import type { Deps } from '../deps.js';
-import { loadProject } from './loaders.js';
-import { p, parse, coerceBoolean, coerceString, Param } from '../http/params.js';
+import type { LoadedProject } from './loaders.js';
+import { route, type Route } from './route.js';
+import { p, coerceBoolean, coerceString, Param } from '../http/params.js';
 import { paramError } from '../http/errors.js';
 import { commitFiles, fileContent, type CommitRequest, type FileAction } from '../services/repository_writes.js';
 import { fullPathOf } from '../finders/projects.js';
@@ -39,26 +38,10 @@ const withContent = {
   last_commit_id: p.string(),
 };
 
-function filePath(ctx: Koa.Context): string {
-  return ctx.params.file_path;
-}
+type WriteValues = { branch: string; commit_message: string; start_branch?: string; author_email?: string; author_name?: string };
 
-async function writeFile(ctx: Koa.Context, deps: Deps, kind: 'create' | 'update' | 'delete'): Promise<{ file_path: string; branch: string }> {
-  const loaded = await loadProject(ctx, deps);
-  loaded.authorize('push_code');
-  const path = filePath(ctx);
-  let action: FileAction;
-  let v: { branch: string; commit_message: string; start_branch?: string; author_email?: string; author_name?: string };
-  if (kind === 'delete') {
-    const d = parse(ctx, { ...common, last_commit_id: p.string() });
-    action = { action: 'delete', filePath: path, lastCommitId: d.last_commit_id };
-    v = d;
-  } else {
-    const c = parse(ctx, withContent);
-    const content = fileContent(c.content, c.encoding);
-    action = kind === 'create' ? { action: 'create', filePath: path, content } : { action: 'update', filePath: path, content, lastCommitId: c.last_commit_id };
-    v = c;
-  }
+/** Commits one file action on `v.branch`; the answer of the three file write routes. */
+async function writeFile(deps: Deps, loaded: LoadedProject, v: WriteValues, action: Extract<FileAction, { action: 'create' | 'update' | 'delete' }>): Promise<{ file_path: string; branch: string }> {
   await commitFiles(deps, loaded, {
     branch: v.branch,
     startBranch: v.start_branch,
@@ -66,10 +49,10 @@ async function writeFile(ctx: Koa.Context, deps: Deps, kind: 'create' | 'update'
     authorName: v.author_name,
     authorEmail: v.author_email,
     actions: [action],
-    staleMessage: () => (kind === 'delete' ? DELETE_STALE : UPDATE_STALE),
+    staleMessage: () => (action.action === 'delete' ? DELETE_STALE : UPDATE_STALE),
     unchangedMessage: SAME_CONTENT,
   });
-  return { file_path: path, branch: v.branch };
+  return { file_path: action.filePath, branch: v.branch };
 }
 
 const ACTIONS = ['create', 'create_dir', 'update', 'move', 'delete', 'chmod'] as const;
@@ -126,28 +109,48 @@ function parseActions(raw: unknown): CommitRequest['actions'] {
   });
 }
 
-export function filesRouter(deps: Deps): Router {
-  const router = new Router();
+const FILE_WRITE = { auth: 'anonymous', load: 'project', ability: 'push_code', response: { schema: 'FileWrite' } } as const;
 
-  router.post(FILE_ROUTE, async (ctx) => {
-    const body = await writeFile(ctx, deps, 'create');
-    ctx.status = 201;
-    ctx.body = body;
-  });
+export const fileRoutes: Route[] = [
+  route({
+    ...FILE_WRITE,
+    method: 'POST',
+    path: FILE_ROUTE,
+    params: withContent,
+    summary: 'Create a file in a commit on a branch',
+    handler: async ({ deps, loaded, path, params: v }) =>
+      writeFile(deps, loaded, v, { action: 'create', filePath: path.file_path, content: fileContent(v.content, v.encoding) }),
+  }),
 
-  router.put(FILE_ROUTE, async (ctx) => {
-    ctx.body = await writeFile(ctx, deps, 'update');
-  });
+  route({
+    ...FILE_WRITE,
+    method: 'PUT',
+    path: FILE_ROUTE,
+    params: withContent,
+    summary: 'Update a file in a commit on a branch (last_commit_id guards against stale edits)',
+    handler: async ({ deps, loaded, path, params: v }) =>
+      writeFile(deps, loaded, v, { action: 'update', filePath: path.file_path, content: fileContent(v.content, v.encoding), lastCommitId: v.last_commit_id }),
+  }),
 
-  router.delete(FILE_ROUTE, async (ctx) => {
-    await writeFile(ctx, deps, 'delete');
-    ctx.status = 204;
-  });
+  route({
+    ...FILE_WRITE,
+    method: 'DELETE',
+    path: FILE_ROUTE,
+    params: { ...common, last_commit_id: p.string() },
+    summary: 'Delete a file in a commit on a branch',
+    response: undefined,
+    handler: async ({ deps, loaded, path, params: v }) => {
+      await writeFile(deps, loaded, v, { action: 'delete', filePath: path.file_path, lastCommitId: v.last_commit_id });
+    },
+  }),
 
-  router.post('/projects/:id/repository/commits', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('push_code');
-    const v = parse(ctx, {
+  route({
+    method: 'POST',
+    path: '/projects/:id/repository/commits',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'push_code',
+    params: {
       branch: p.string().required(),
       commit_message: p.string().required(),
       actions: new Param<unknown, true>((x) => x, true), // checked by parseActions
@@ -156,26 +159,27 @@ export function filesRouter(deps: Deps): Router {
       author_name: p.string(),
       // Not in 10.8, whose response has no stats; `stats=true` (GitLab 11) adds them.
       stats: p.boolean().default(false),
-    });
-    const { commit } = await commitFiles(deps, loaded, {
-      branch: v.branch,
-      startBranch: v.start_branch,
-      message: v.commit_message,
-      authorName: v.author_name,
-      authorEmail: v.author_email,
-      actions: parseActions(v.actions),
-      staleMessage: (a) => `The file has changed since you started editing it: ${a.action === 'move' ? a.previousPath : 'filePath' in a ? a.filePath : ''}`,
-      unchangedMessage: NO_CHANGES,
-    });
-    const reader = new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project)));
-    ctx.status = 201;
-    ctx.body = commitDetail(commit, {
-      stats: v.stats ? await commitStats(reader, commit.oid) : undefined,
-      status: null,
-      lastPipeline: null,
-      projectId: loaded.project.id,
-    });
-  });
-
-  return router;
-}
+    },
+    summary: 'Commit several file actions (create, create_dir, update, move, delete, chmod) at once',
+    response: { schema: 'CommitDetail' },
+    handler: async ({ deps, loaded, params: v }) => {
+      const { commit } = await commitFiles(deps, loaded, {
+        branch: v.branch,
+        startBranch: v.start_branch,
+        message: v.commit_message,
+        authorName: v.author_name,
+        authorEmail: v.author_email,
+        actions: parseActions(v.actions),
+        staleMessage: (a) => `The file has changed since you started editing it: ${a.action === 'move' ? a.previousPath : 'filePath' in a ? a.filePath : ''}`,
+        unchangedMessage: NO_CHANGES,
+      });
+      const reader = new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project)));
+      return commitDetail(commit, {
+        stats: v.stats ? await commitStats(reader, commit.oid) : undefined,
+        status: null,
+        lastPipeline: null,
+        projectId: loaded.project.id,
+      });
+    },
+  }),
+];

@@ -13,7 +13,8 @@ import { loadProject } from './loaders.js';
 import { listProjects } from './projects.js';
 import { findNamespaceByIdOrPath } from '../finders/namespaces.js';
 import { canCreateProjectIn } from '../policy/groups.js';
-import { can, projectAccess } from '../policy/projects.js';
+import { projectAccess } from '../policy/projects.js';
+import { can, projectSubject } from '../policy/can.js';
 import { presentProject } from '../entities/project.js';
 import { forkProject } from '../services/forks.js';
 
@@ -36,7 +37,7 @@ export function forksRouter(deps: Deps): Router {
     const fork = await forkProject(deps, user, loaded.project, namespace);
     ctx.status = 201;
     const access = await projectAccess(deps.db, user, fork);
-    ctx.body = await presentProject(deps, user, fork, { view: 'project', canAdmin: can(user, fork, access, 'admin_project') });
+    ctx.body = await presentProject(deps, user, fork, { view: 'project', canAdmin: can(user, projectSubject(fork, access), 'admin_project') });
   });
 
   // ForkProjectsFinder: the direct forks the user may see, with the project list parameters.

@@ -36,7 +36,7 @@ import {
   issueReaders,
 } from '../policy/issues.js';
 import { createIssue, deleteIssue, updateIssue, type IssueInput } from '../services/issues.js';
-import { can as canProject } from '../policy/projects.js';
+import { can } from '../policy/can.js';
 import { canReadMergeRequest } from '../policy/merge_requests.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import { subscribedTo } from '../services/subscriptions.js';
@@ -200,7 +200,7 @@ export function issuesRouter(deps: Deps): Router {
       const description = await followUpDescription(deps, loaded, v.merge_request_to_resolve_discussions_of);
       if (description) input.description = description;
     }
-    const issue = await createIssue(db, loaded.project.id, user, input, { createLabels: canProject(user, loaded.project, loaded.access, 'admin_label') });
+    const issue = await createIssue(db, loaded.project.id, user, input, { createLabels: can(user, loaded.subject, 'admin_label') });
     ctx.status = 201;
     ctx.body = await renderOne(issue, user);
   });
@@ -226,7 +226,7 @@ export function issuesRouter(deps: Deps): Router {
     if (v.title !== undefined && v.title !== null) input.title = v.title;
     if (v.state_event) input.stateEvent = v.state_event as 'close' | 'reopen';
     if (v.updated_at && canSetIssueTimestamps(user, loaded.access)) input.updatedAt = v.updated_at;
-    const updated = await updateIssue(db, issue, user, input, { createLabels: canProject(user, loaded.project, loaded.access, 'admin_label') });
+    const updated = await updateIssue(db, issue, user, input, { createLabels: can(user, loaded.subject, 'admin_label') });
     ctx.body = await renderOne(updated, user);
   });
 

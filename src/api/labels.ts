@@ -4,13 +4,9 @@
 // needs read access to the project, writing reporter access (admin_label). Permissions are
 // checked before the parameters. Labels are named by title in the parameters (`name`), not
 // in the path, except for subscriptions, which take an id or a title.
-import Router from '@koa/router';
-import type Koa from 'koa';
-import type { Deps } from '../deps.js';
-import { loadProject } from './loaders.js';
-import { requireUser } from '../http/auth.js';
+import { route, type Route } from './route.js';
 import { ApiError, notFound } from '../http/errors.js';
-import { coerceInteger, p, Param, parse } from '../http/params.js';
+import { coerceInteger, p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Conn } from '../store/db.js';
@@ -27,108 +23,131 @@ import {
   subscribedLabelIds,
   updateLabel,
   type LabelRow,
+  type LabelViewer,
 } from '../services/labels.js';
 
 /** Grape's `Integer, allow_blank: true`: an empty value means "no priority". */
 const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
 
 /** Renders a page of labels with their counts and the user's subscriptions, batch-loaded. */
-export async function presentLabels(db: Conn, user: UserRow, rows: LabelRow[]): Promise<LabelEntity[]> {
+export async function presentLabels(db: Conn, viewer: LabelViewer & { user: UserRow }, rows: LabelRow[]): Promise<LabelEntity[]> {
   const ids = rows.map((r) => r.id);
-  const [counts, subscribed] = await Promise.all([labelCounts(db, ids, user), subscribedLabelIds(db, user.id, ids)]);
+  const [counts, subscribed] = await Promise.all([labelCounts(db, ids, viewer), subscribedLabelIds(db, viewer.user.id, ids)]);
   return rows.map((r) => labelEntity(r, counts.get(r.id)!, subscribed.has(r.id)));
 }
 
 const notModified = () => new ApiError(304, { message: '304 Not Modified' });
 
-export function labelsRouter(deps: Deps): Router {
-  const router = new Router();
-  const db = deps.db;
+const LABEL = { schema: 'Label' } as const;
 
-  router.get('/projects/:id/labels', async (ctx) => {
-    const user = requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('read_label');
-    const rows = await paginate<LabelRow>(ctx, db, labelsQuery(db, project.id));
-    ctx.body = await presentLabels(db, user, rows);
+/** Subscribing and unsubscribing: 201 with the label, or 304 when it already was so. */
+const subscription = (subscribed: boolean) =>
+  route({
+    method: 'POST',
+    path: `/projects/:id/labels/:label_id/${subscribed ? 'subscribe' : 'unsubscribe'}`,
+    auth: 'user',
+    load: 'project',
+    ability: 'read_label',
+    summary: subscribed ? 'Subscribe to a label (by id or title)' : 'Unsubscribe from a label (by id or title)',
+    response: LABEL,
+    handler: async ({ deps, user, project, access, path }) => {
+      const label = await labelOr404(deps.db, project.id, path.label_id);
+      if (!(await setLabelSubscription(deps.db, label, user.id, subscribed))) throw notModified();
+      return (await presentLabels(deps.db, { user, project, access }, [label]))[0];
+    },
   });
 
-  router.post('/projects/:id/labels', async (ctx) => {
-    const user = requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_label');
-    const v = parse(ctx, {
-      name: p.string().required(),
-      color: p.string().required(),
-      description: p.string(),
-      priority: priorityParam(),
-    });
-    const label = await createLabel(db, project.id, v);
-    ctx.status = 201;
-    [ctx.body] = await presentLabels(db, user, [label]);
-  });
+async function labelOr404(db: Conn, projectId: number, key: string): Promise<LabelRow> {
+  const label = await findLabelByIdOrTitle(db, projectId, key);
+  if (!label) throw notFound('Label');
+  return label;
+}
 
-  router.put('/projects/:id/labels', async (ctx) => {
-    const user = requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_label');
-    const v = parse(
-      ctx,
-      { name: p.string().required(), new_name: p.string(), color: p.string(), description: p.string(), priority: priorityParam() },
-      { atLeastOneOf: ['new_name', 'color', 'description', 'priority'] },
-    );
-    const label = await findLabelByTitle(db, project.id, v.name);
-    if (!label) throw notFound('Label not found'); // sic: 10.8 answers "404 Label not found Not Found"
-    const updated = await updateLabel(db, label, { newName: v.new_name, color: v.color, description: v.description, priority: v.priority });
-    [ctx.body] = await presentLabels(db, user, [updated]);
-  });
+export const labelRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/labels',
+    auth: 'user',
+    load: 'project',
+    ability: 'read_label',
+    summary: "List a project's labels",
+    response: { ...LABEL, list: true },
+    handler: async ({ ctx, deps, user, project, access }) => presentLabels(deps.db, { user, project, access }, await paginate<LabelRow>(ctx, deps.db, labelsQuery(deps.db, project.id))),
+  }),
 
-  router.delete('/projects/:id/labels', async (ctx) => {
-    requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_label');
-    const v = parse(ctx, { name: p.string().required() });
-    const label = await findLabelByTitle(db, project.id, v.name);
-    if (!label) throw notFound('Label');
-    checkUnmodifiedSince(ctx, label.updated_at); // destroy_conditionally!
-    await deleteLabel(db, label);
-    ctx.status = 204;
-  });
+  route({
+    method: 'POST',
+    path: '/projects/:id/labels',
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_label',
+    params: { name: p.string().required(), color: p.string().required(), description: p.string(), priority: priorityParam() },
+    summary: 'Create a label',
+    response: LABEL,
+    handler: async ({ deps, user, project, access, params }) => (await presentLabels(deps.db, { user, project, access }, [await createLabel(deps.db, project.id, params)]))[0],
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/projects/:id/labels',
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_label',
+    params: { name: p.string().required(), new_name: p.string(), color: p.string(), description: p.string(), priority: priorityParam() },
+    rules: { atLeastOneOf: ['new_name', 'color', 'description', 'priority'] },
+    summary: 'Update a label named by `name`',
+    response: LABEL,
+    handler: async ({ deps, user, project, access, params: v }) => {
+      const label = await findLabelByTitle(deps.db, project.id, v.name);
+      if (!label) throw notFound('Label not found'); // sic: 10.8 answers "404 Label not found Not Found"
+      const updated = await updateLabel(deps.db, label, { newName: v.new_name, color: v.color, description: v.description, priority: v.priority });
+      return (await presentLabels(deps.db, { user, project, access }, [updated]))[0];
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/labels',
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_label',
+    params: { name: p.string().required() },
+    summary: 'Delete a label named by `name`',
+    handler: async ({ ctx, deps, project, params }) => {
+      const label = await findLabelByTitle(deps.db, project.id, params.name);
+      if (!label) throw notFound('Label');
+      checkUnmodifiedSince(ctx, label.updated_at); // destroy_conditionally!
+      await deleteLabel(deps.db, label);
+    },
+  }),
 
   // Not in 10.8 (later GitLab added them); python-gitlab 3.x reads and deletes a label this
   // way, by id or title. 10.8 clients never call them, so they change nothing for those.
-  router.get('/projects/:id/labels/:label_id', async (ctx) => {
-    const user = requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('read_label');
-    const label = await findLabelByIdOrTitle(db, project.id, ctx.params.label_id);
-    if (!label) throw notFound('Label');
-    [ctx.body] = await presentLabels(db, user, [label]);
-  });
+  route({
+    method: 'GET',
+    path: '/projects/:id/labels/:label_id',
+    auth: 'user',
+    load: 'project',
+    ability: 'read_label',
+    summary: 'Get a label by id or title (later GitLab; python-gitlab 3.x)',
+    response: LABEL,
+    handler: async ({ deps, user, project, access, path }) => (await presentLabels(deps.db, { user, project, access }, [await labelOr404(deps.db, project.id, path.label_id)]))[0],
+  }),
 
-  router.delete('/projects/:id/labels/:label_id', async (ctx) => {
-    requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_label');
-    const label = await findLabelByIdOrTitle(db, project.id, ctx.params.label_id);
-    if (!label) throw notFound('Label');
-    checkUnmodifiedSince(ctx, label.updated_at);
-    await deleteLabel(db, label);
-    ctx.status = 204;
-  });
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/labels/:label_id',
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_label',
+    summary: 'Delete a label by id or title (later GitLab; python-gitlab 3.x)',
+    handler: async ({ ctx, deps, project, path }) => {
+      const label = await labelOr404(deps.db, project.id, path.label_id);
+      checkUnmodifiedSince(ctx, label.updated_at);
+      await deleteLabel(deps.db, label);
+    },
+  }),
 
-  const subscription = (subscribed: boolean) => async (ctx: Koa.Context) => {
-    const user = requireUser(ctx);
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('read_label');
-    const label = await findLabelByIdOrTitle(db, project.id, ctx.params.label_id);
-    if (!label) throw notFound('Label');
-    if (!(await setLabelSubscription(db, label, user.id, subscribed))) throw notModified();
-    ctx.status = 201;
-    [ctx.body] = await presentLabels(db, user, [label]);
-  };
-  router.post('/projects/:id/labels/:label_id/subscribe', subscription(true));
-  router.post('/projects/:id/labels/:label_id/unsubscribe', subscription(false));
-
-  return router;
-}
+  subscription(true),
+  subscription(false),
+];

@@ -7,13 +7,16 @@ import { currentUser } from '../http/auth.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
-import { can, canReadProject, projectAccess, type ProjectAbility, type ProjectAccess } from '../policy/projects.js';
-import { canReadGroup } from '../policy/groups.js';
+import { canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { canReadGroup, groupFacts } from '../policy/groups.js';
+import { can, projectSubject, type GroupSubject, type ProjectAbility, type ProjectSubject } from '../policy/can.js';
 
 export interface LoadedProject {
   project: ProjectWithNamespace;
   access: ProjectAccess;
   user: UserRow | null;
+  /** The policy subject: `can(user, loaded.subject, ability)`. */
+  subject: ProjectSubject;
   /** Throws unless the user has the ability: 401 when nobody is signed in, else 403. */
   authorize(ability: ProjectAbility): void;
   can(ability: ProjectAbility): boolean;
@@ -39,13 +42,15 @@ export async function loadProject(ctx: Koa.Context, deps: Deps, param = 'id'): P
 
 /** A project with a user's access to it (services acting for another project or user use it too). */
 export function loadedProject(project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null): LoadedProject {
+  const subject = projectSubject(project, access);
   return {
     project,
     access,
     user,
-    can: (ability) => can(user, project, access, ability),
+    subject,
+    can: (ability) => can(user, subject, ability),
     authorize(ability) {
-      if (!can(user, project, access, ability)) throw user ? forbidden() : unauthorized();
+      if (!can(user, subject, ability)) throw user ? forbidden() : unauthorized();
     },
   };
 }
@@ -55,4 +60,13 @@ export async function loadGroup(ctx: Koa.Context, deps: Deps, param = 'id'): Pro
   const group = await findGroupByIdOrPath(deps.db, decodeParam(ctx.params[param]));
   if (!group || !(await canReadGroup(deps.db, currentUser(ctx), group))) throw notFound('Group');
   return group;
+}
+
+/** The group of `ctx.params.id` as a policy subject (the user's level on it), readable, or 404. */
+export async function loadGroupSubject(ctx: Koa.Context, deps: Deps, param = 'id'): Promise<GroupSubject> {
+  const group = await findGroupByIdOrPath(deps.db, decodeParam(ctx.params[param]));
+  if (!group) throw notFound('Group');
+  const facts = await groupFacts(deps.db, currentUser(ctx), group);
+  if (!facts.readable) throw notFound('Group');
+  return { kind: 'group', ...facts };
 }

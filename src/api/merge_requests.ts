@@ -38,7 +38,8 @@ import {
   canUpdateMergeRequest,
   mergeRequestReaders,
 } from '../policy/merge_requests.js';
-import { can as canProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { can, projectSubject } from '../policy/can.js';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest, type MergeRequestInput } from '../services/merge_requests.js';
 import { presentMergeRequestList, presentMergeRequests } from '../entities/merge_request.js';
 import { userBasic } from '../entities/user.js';
@@ -177,7 +178,7 @@ export function mergeRequestsRouter(deps: Deps): Router {
         targetBranch: v.target_branch,
         ...(v.remove_source_branch !== undefined && v.remove_source_branch !== null ? { forceRemoveSourceBranch: v.remove_source_branch } : {}),
       },
-      { createLabels: canProject(user, target, targetAccess, 'admin_label') },
+      { createLabels: can(user, projectSubject(target, targetAccess), 'admin_label') },
     );
     ctx.status = 201;
     ctx.body = await renderOne(mr, user);
@@ -213,7 +214,7 @@ export function mergeRequestsRouter(deps: Deps): Router {
     // `remove_source_branch` counts only when true (the API checks `.present?`).
     if (v.remove_source_branch) input.forceRemoveSourceBranch = true;
     const updated = await updateMergeRequest(deps, loaded.project, mr, user, input, {
-      createLabels: canProject(user, loaded.project, loaded.access, 'admin_label'),
+      createLabels: can(user, loaded.subject, 'admin_label'),
     });
     ctx.body = await renderOne(updated, user);
   });

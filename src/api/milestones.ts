@@ -3,19 +3,14 @@
 // read access to the project, writing developer access (admin_milestone), checked before
 // the parameters. `:milestone_id` is the milestone's global id, scoped to the project; one
 // that is not the project's answers `404 Not found` (a failed `find`).
-import Router from '@koa/router';
-import type Koa from 'koa';
-import type { Deps } from '../deps.js';
-import { loadProject } from './loaders.js';
-import { requireUser } from '../http/auth.js';
+import { route, type Route } from './route.js';
 import { recordNotFound } from '../http/errors.js';
-import { coerceDate, p, Param, parseValues, rawParams, type Rules, type Schema } from '../http/params.js';
+import { coerceDate, p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
-import type { ProjectAbility } from '../policy/projects.js';
+import type { Conn } from '../store/db.js';
 import { milestoneEntity } from '../entities/milestone.js';
 import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
-import { canReadMergeRequests } from '../policy/merge_requests.js';
 import { presentMergeRequestList } from '../entities/merge_request.js';
 import type { MergeRequestRow } from '../finders/merge_requests.js';
 
@@ -23,112 +18,123 @@ import type { MergeRequestRow } from '../finders/merge_requests.js';
 const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));
 
 const ITEM = '/projects/:id/milestones/:milestone_id';
+const MILESTONE = { schema: 'Milestone' } as const;
+const milestoneId = { milestone_id: p.integer().required() };
 
-/** Loads the project, checks `ability`, then parses `schema` with the path's milestone_id. */
-async function prepare<S extends Schema>(ctx: Koa.Context, deps: Deps, ability: ProjectAbility, schema: S, rules?: Rules) {
-  const user = requireUser(ctx);
-  const { project, access, authorize } = await loadProject(ctx, deps);
-  authorize(ability);
-  const raw = ctx.params.milestone_id === undefined ? rawParams(ctx) : { ...rawParams(ctx), milestone_id: ctx.params.milestone_id };
-  return { project, access, user, v: parseValues(raw, schema, rules) };
-}
-
-async function milestoneOr404(deps: Deps, projectId: number, id: number): Promise<MilestoneRow> {
-  const milestone = await findMilestone(deps.db, projectId, id);
+async function milestoneOr404(db: Conn, projectId: number, id: number): Promise<MilestoneRow> {
+  const milestone = await findMilestone(db, projectId, id);
   if (!milestone) throw recordNotFound();
   return milestone;
 }
 
-export function milestonesRouter(deps: Deps): Router {
-  const router = new Router();
-  const db = deps.db;
+export const milestoneRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/milestones',
+    auth: 'user',
+    load: 'project',
+    ability: 'read_milestone',
+    params: { state: p.string().values(MILESTONE_STATES).default('all'), iids: p.array(p.integer()), search: p.string() },
+    summary: "List a project's milestones",
+    response: { ...MILESTONE, list: true },
+    handler: async ({ ctx, deps, project, params: v }) => {
+      const query = milestonesQuery(deps.db, project.id, { state: v.state as MilestoneRow['state'] | 'all', iids: v.iids ?? undefined, search: v.search ?? undefined });
+      return (await paginate<MilestoneRow>(ctx, deps.db, query)).map(milestoneEntity);
+    },
+  }),
 
-  router.get('/projects/:id/milestones', async (ctx) => {
-    const { project, v } = await prepare(ctx, deps, 'read_milestone', {
-      state: p.string().values(MILESTONE_STATES).default('all'),
-      iids: p.array(p.integer()),
-      search: p.string(),
-    });
-    const query = milestonesQuery(db, project.id, { state: v.state as MilestoneRow['state'] | 'all', iids: v.iids ?? undefined, search: v.search ?? undefined });
-    const rows = await paginate<MilestoneRow>(ctx, db, query);
-    ctx.body = rows.map(milestoneEntity);
-  });
+  route({
+    method: 'GET',
+    path: ITEM,
+    auth: 'user',
+    load: 'project',
+    ability: 'read_milestone',
+    params: milestoneId,
+    summary: 'Get a milestone',
+    response: MILESTONE,
+    handler: async ({ deps, project, params }) => milestoneEntity(await milestoneOr404(deps.db, project.id, params.milestone_id)),
+  }),
 
-  router.get(ITEM, async (ctx) => {
-    const { project, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
-    ctx.body = milestoneEntity(await milestoneOr404(deps, project.id, v.milestone_id));
-  });
+  route({
+    method: 'POST',
+    path: '/projects/:id/milestones',
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_milestone',
+    params: { title: p.string().required(), description: p.string(), due_date: dateParam(), start_date: dateParam() },
+    summary: 'Create a milestone',
+    response: MILESTONE,
+    handler: async ({ deps, user, project, params: v }) =>
+      milestoneEntity(await createMilestone(deps.db, project.id, { title: v.title, description: v.description, dueDate: v.due_date, startDate: v.start_date }, user.id)),
+  }),
 
-  router.post('/projects/:id/milestones', async (ctx) => {
-    const { project, user, v } = await prepare(ctx, deps, 'admin_milestone', {
-      title: p.string().required(),
+  route({
+    method: 'PUT',
+    path: ITEM,
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_milestone',
+    params: {
+      ...milestoneId,
+      title: p.string(),
+      state_event: p.string().values(['close', 'activate'] as string[]),
       description: p.string(),
       due_date: dateParam(),
       start_date: dateParam(),
-    });
-    const milestone = await createMilestone(db, project.id, {
-      title: v.title ?? '',
-      description: v.description,
-      dueDate: v.due_date,
-      startDate: v.start_date,
-    }, user.id);
-    ctx.status = 201;
-    ctx.body = milestoneEntity(milestone);
-  });
-
-  router.put(ITEM, async (ctx) => {
-    const { project, user, v } = await prepare(
-      ctx,
-      deps,
-      'admin_milestone',
-      {
-        milestone_id: p.integer().required(),
-        title: p.string(),
-        state_event: p.string().values(['close', 'activate'] as string[]),
-        description: p.string(),
-        due_date: dateParam(),
-        start_date: dateParam(),
-      },
-      // 10.8 leaves start_date out of this group: it cannot be changed alone.
-      { atLeastOneOf: ['title', 'description', 'due_date', 'state_event'] },
-    );
-    const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
-    ctx.body = milestoneEntity(
-      await updateMilestone(db, milestone, {
-        title: v.title,
-        description: v.description,
-        dueDate: v.due_date,
-        startDate: v.start_date,
-        stateEvent: (v.state_event ?? undefined) as 'close' | 'activate' | undefined,
-      }, user.id),
-    );
-  });
+    },
+    // 10.8 leaves start_date out of this group: it cannot be changed alone.
+    rules: { atLeastOneOf: ['title', 'description', 'due_date', 'state_event'] },
+    summary: 'Update a milestone (state_event close/activate)',
+    response: MILESTONE,
+    handler: async ({ deps, user, project, params: v }) => {
+      const milestone = await milestoneOr404(deps.db, project.id, v.milestone_id);
+      const stateEvent = (v.state_event ?? undefined) as 'close' | 'activate' | undefined;
+      const input = { title: v.title, description: v.description, dueDate: v.due_date, startDate: v.start_date, stateEvent };
+      return milestoneEntity(await updateMilestone(deps.db, milestone, input, user.id));
+    },
+  }),
 
   // No declared milestone_id here in 10.8: a non-numeric one is simply not found.
-  router.delete(ITEM, async (ctx) => {
-    const { project } = await prepare(ctx, deps, 'admin_milestone', {});
-    const raw = String(ctx.params.milestone_id);
-    if (!/^\d{1,15}$/.test(raw)) throw recordNotFound();
-    await deleteMilestone(db, await milestoneOr404(deps, project.id, Number(raw)));
-    ctx.status = 204;
-  });
+  route({
+    method: 'DELETE',
+    path: ITEM,
+    auth: 'user',
+    load: 'project',
+    ability: 'admin_milestone',
+    summary: 'Delete a milestone',
+    handler: async ({ deps, project, path }) => {
+      if (!/^\d{1,15}$/.test(path.milestone_id)) throw recordNotFound();
+      await deleteMilestone(deps.db, await milestoneOr404(deps.db, project.id, Number(path.milestone_id)));
+    },
+  }),
 
-  router.get(`${ITEM}/issues`, async (ctx) => {
-    const { project, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
-    const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
-    ctx.body = await milestoneIssues(ctx, db, deps.urls, milestone);
-  });
+  route({
+    method: 'GET',
+    path: `${ITEM}/issues`,
+    auth: 'user',
+    load: 'project',
+    ability: 'read_milestone',
+    params: milestoneId,
+    summary: "A milestone's issues",
+    response: { schema: 'Issue', list: true },
+    handler: async ({ ctx, deps, project, params }) => milestoneIssues(ctx, deps.db, deps.urls, await milestoneOr404(deps.db, project.id, params.milestone_id)),
+  }),
 
   // The merge requests the user may read: none for those who may not (a guest of a private
   // project), as 10.8's finder answered.
-  router.get(`${ITEM}/merge_requests`, async (ctx) => {
-    const { project, access, user, v } = await prepare(ctx, deps, 'read_milestone', { milestone_id: p.integer().required() });
-    const milestone = await milestoneOr404(deps, project.id, v.milestone_id);
-    const query = milestoneMergeRequests(db, milestone);
-    if (!canReadMergeRequests(user, project, access)) query.whereRaw('1 = 0');
-    const rows = await paginate<MergeRequestRow>(ctx, db, query);
-    ctx.body = await presentMergeRequestList(deps, rows, false);
-  });
-
-  return router;
-}
+  route({
+    method: 'GET',
+    path: `${ITEM}/merge_requests`,
+    auth: 'user',
+    load: 'project',
+    ability: 'read_milestone',
+    params: milestoneId,
+    summary: "A milestone's merge requests",
+    response: { schema: 'MergeRequestBasic', list: true },
+    handler: async ({ ctx, deps, project, params, can }) => {
+      const query = milestoneMergeRequests(deps.db, await milestoneOr404(deps.db, project.id, params.milestone_id));
+      if (!can('read_merge_request')) query.whereRaw('1 = 0');
+      return presentMergeRequestList(deps, await paginate<MergeRequestRow>(ctx, deps.db, query), false);
+    },
+  }),
+];

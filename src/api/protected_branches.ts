@@ -2,11 +2,9 @@
 // branches/:branch/protect and /unprotect of lib/api/branches.rb. Everything needs master
 // (admin_project), checked before the parameters; names arrive URL-encoded and may be
 // wildcards (`release-*`, `feature%2F*`).
-import Router from '@koa/router';
-import type Koa from 'koa';
 import type { Deps } from '../deps.js';
-import { loadProject } from './loaders.js';
-import { p, parse } from '../http/params.js';
+import { route, type Route } from './route.js';
+import { p } from '../http/params.js';
 import { recordNotFound } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
@@ -17,79 +15,106 @@ import { createRule, destroyRule, findRule, legacyProtect, legacyUnprotect, rule
 import { findBranch, present } from './branches.js';
 
 const RULE_ROUTE = '/projects/:id/protected_branches/:name';
+const RULE = { schema: 'ProtectedBranch' } as const;
 
 /** The rule named by the route, or GitLab's `find_by!` 404. */
-async function findRoute(ctx: Koa.Context, deps: Deps, projectId: number): Promise<ProtectedBranchRule> {
-  const rule = await findRule(deps.db, projectId, ctx.params.name);
+async function ruleOr404(deps: Deps, projectId: number, name: string): Promise<ProtectedBranchRule> {
+  const rule = await findRule(deps.db, projectId, name);
   if (!rule) throw recordNotFound();
   return rule;
 }
 
-export function protectedBranchesRouter(deps: Deps): Router {
-  const router = new Router();
+export const protectedBranchRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/protected_branches',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'admin_project',
+    summary: "List a project's protected branch rules",
+    response: { ...RULE, list: true },
+    handler: async ({ ctx, deps, project }) => (await paginate<ProtectedBranchRule>(ctx, deps.db, rulesQuery(deps.db, project.id))).map(protectedBranchEntity),
+  }),
 
-  router.get('/projects/:id/protected_branches', async (ctx) => {
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_project');
-    const rows = await paginate<ProtectedBranchRule>(ctx, deps.db, rulesQuery(deps.db, project.id));
-    ctx.body = rows.map(protectedBranchEntity);
-  });
+  route({
+    method: 'GET',
+    path: RULE_ROUTE,
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'admin_project',
+    summary: 'Get a protected branch rule (exact name or wildcard)',
+    response: RULE,
+    handler: async ({ deps, project, path }) => protectedBranchEntity(await ruleOr404(deps, project.id, path.name)),
+  }),
 
-  router.get(RULE_ROUTE, async (ctx) => {
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_project');
-    ctx.body = protectedBranchEntity(await findRoute(ctx, deps, project.id));
-  });
-
-  router.post('/projects/:id/protected_branches', async (ctx) => {
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_project');
-    const v = parse(ctx, {
+  route({
+    method: 'POST',
+    path: '/projects/:id/protected_branches',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'admin_project',
+    params: {
       name: p.string().required(),
       push_access_level: p.integer().values(ALLOWED_ACCESS_LEVELS),
       merge_access_level: p.integer().values(ALLOWED_ACCESS_LEVELS),
-    });
-    // Absent or null both mean master (AccessLevelParams' `||=`).
-    const rule = await createRule(deps.db, project.id, {
-      name: v.name,
-      pushAccessLevel: v.push_access_level ?? MASTER,
-      mergeAccessLevel: v.merge_access_level ?? MASTER,
-    });
-    ctx.status = 201;
-    ctx.body = protectedBranchEntity(rule);
-  });
+    },
+    summary: 'Protect a branch or wildcard (levels 0, 30, 40)',
+    response: RULE,
+    handler: async ({ deps, project, params: v }) =>
+      // Absent or null both mean master (AccessLevelParams' `||=`).
+      protectedBranchEntity(
+        await createRule(deps.db, project.id, { name: v.name, pushAccessLevel: v.push_access_level ?? MASTER, mergeAccessLevel: v.merge_access_level ?? MASTER }),
+      ),
+  }),
 
-  router.delete(RULE_ROUTE, async (ctx) => {
-    const { project, authorize } = await loadProject(ctx, deps);
-    authorize('admin_project');
-    const rule = await findRoute(ctx, deps, project.id);
-    checkUnmodifiedSince(ctx, rule.updated_at); // destroy_conditionally!
-    await destroyRule(deps.db, rule);
-    ctx.status = 204;
-  });
+  route({
+    method: 'DELETE',
+    path: RULE_ROUTE,
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'admin_project',
+    summary: 'Unprotect a branch or wildcard',
+    handler: async ({ ctx, deps, project, path }) => {
+      const rule = await ruleOr404(deps, project.id, path.name);
+      checkUnmodifiedSince(ctx, rule.updated_at); // destroy_conditionally!
+      await destroyRule(deps.db, rule);
+    },
+  }),
 
   // Legacy (lib/api/branches.rb): the branch must exist; the answer is the Branch entity.
-  router.put('/projects/:id/repository/branches/:branch/protect', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    // As Grape: the `before` filter (download_code), the parameters, then the endpoint's own check.
-    loaded.authorize('download_code');
-    const v = parse(ctx, { developers_can_push: p.boolean(), developers_can_merge: p.boolean() });
-    loaded.authorize('admin_project');
-    const { name, heads } = await findBranch(ctx, deps, loaded);
-    await legacyProtect(deps.db, loaded.project.id, name, {
-      developersCanPush: v.developers_can_push ?? undefined,
-      developersCanMerge: v.developers_can_merge ?? undefined,
-    });
-    [ctx.body] = await present(deps, loaded.project, heads, [name]);
-  });
+  // As Grape: the `before` filter (download_code), the parameters, then the endpoint's own check.
+  route({
+    method: 'PUT',
+    path: '/projects/:id/repository/branches/:branch/protect',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'download_code',
+    params: { developers_can_push: p.boolean(), developers_can_merge: p.boolean() },
+    summary: 'Protect an existing branch (legacy)',
+    response: { schema: 'Branch' },
+    handler: async ({ deps, project, path, params: v, authorize }) => {
+      authorize('admin_project');
+      const { name, heads } = await findBranch(deps, project, path.branch);
+      await legacyProtect(deps.db, project.id, name, {
+        developersCanPush: v.developers_can_push ?? undefined,
+        developersCanMerge: v.developers_can_merge ?? undefined,
+      });
+      return (await present(deps, project, heads, [name]))[0];
+    },
+  }),
 
-  router.put('/projects/:id/repository/branches/:branch/unprotect', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('admin_project');
-    const { name, heads } = await findBranch(ctx, deps, loaded);
-    await legacyUnprotect(deps.db, loaded.project.id, name);
-    [ctx.body] = await present(deps, loaded.project, heads, [name]);
-  });
-
-  return router;
-}
+  route({
+    method: 'PUT',
+    path: '/projects/:id/repository/branches/:branch/unprotect',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'admin_project',
+    summary: 'Unprotect an existing branch (legacy)',
+    response: { schema: 'Branch' },
+    handler: async ({ deps, project, path }) => {
+      const { name, heads } = await findBranch(deps, project, path.branch);
+      await legacyUnprotect(deps.db, project.id, name);
+      return (await present(deps, project, heads, [name]))[0];
+    },
+  }),
+];

@@ -52,12 +52,6 @@ export async function findMilestone(db: Conn, projectId: number, id: number): Pr
   return db('milestones').where({ project_id: projectId, id }).first();
 }
 
-/**
- * One page of the milestone's issues (IssueBasic) or merge requests (MergeRequestBasic), as
- * the current user may see them (confidential issues hidden from those who may not), by label
- * priority (the highest-priority label first, unprioritised last), newest first among equals.
- * Merge requests do not exist yet: that list is empty.
- */
 /** Label priority first (unprioritized last), then newest: 10.8's `sort: 'label_priority'`. */
 function byLabelPriority(q: Knex.QueryBuilder, linkType: 'issue' | 'merge_request', alias: string): Knex.QueryBuilder {
   const priority = `(SELECT MIN(l.priority) FROM label_links ll JOIN labels l ON l.id = ll.label_id WHERE ll.target_type = '${linkType}' AND ll.target_id = ${alias}.id)`;

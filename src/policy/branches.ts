@@ -8,9 +8,10 @@
 // Branch entity only ever asks about existing branches, so there it defaults to false.
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { can, maxLevel, type ProjectAccess } from './projects.js';
+import { projectCan, maxLevel, type ProjectAccess } from './projects.js';
 import { DEVELOPER, MASTER, NO_ACCESS } from './levels.js';
 import { isAdmin } from './users.js';
+import { refusedOnArchived } from './archived.js';
 
 // GitLab's `default_branch_protection` values (Gitlab::Access::PROTECTION_*).
 export const PROTECTION_NONE = 0;
@@ -130,21 +131,23 @@ export class BranchRules {
 
   /** Gitlab::UserAccess#can_push_to_branch? */
   canPush(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, branch: string): boolean {
-    if (!user || !can(user, project, access, 'push_code')) return false;
+    if (!user || !projectCan(user, project, access, 'push_code')) return false;
     return !this.isProtected(branch) || this.accessibleTo(user, project, access, branch, 'push');
   }
 
   /** Gitlab::UserAccess#can_merge_to_branch? */
   canMerge(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, branch: string): boolean {
     if (!user || user.state === 'blocked') return false;
-    if (!this.isProtected(branch)) return can(user, project, access, 'push_code');
+    // Merging writes the branch: an archived project refuses it as it refuses a push (policy/archived.ts).
+    if (refusedOnArchived(project, 'push_code')) return false;
+    if (!this.isProtected(branch)) return projectCan(user, project, access, 'push_code');
     return this.accessibleTo(user, project, access, branch, 'merge');
   }
 
   /** Gitlab::UserAccess#can_delete_branch?: a protected branch needs a master (push_to_delete_protected_branch). */
   canDelete(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, branch: string): boolean {
     if (!user) return false;
-    return can(user, project, access, this.isProtected(branch) ? 'admin_project' : 'push_code');
+    return projectCan(user, project, access, this.isProtected(branch) ? 'push_to_delete_protected_branch' : 'push_code');
   }
 }
 
@@ -156,7 +159,7 @@ function levelOf(rule: ProtectedBranchRule, action: BranchAction): number {
 function passes(user: UserRow, project: ProjectWithNamespace, access: ProjectAccess, level: number): boolean {
   if (level === NO_ACCESS) return false;
   if (isAdmin(user)) return true;
-  return can(user, project, access, 'push_code') && maxLevel(access) >= level;
+  return projectCan(user, project, access, 'push_code') && maxLevel(access) >= level;
 }
 
 /** Whether any protected-branch rule of the project matches `branch` (an existing branch). */
@@ -219,11 +222,11 @@ export async function checkRefUpdate(
   const deny = (message: string): RefCheck => ({ allowed: false, message });
   const branch = update.ref.startsWith('refs/heads/') ? update.ref.slice('refs/heads/'.length) : null;
   const rules = await BranchRules.load(db, project, update.emptyRepo);
-  const pushCode = !!user && can(user, project, access, 'push_code');
+  const pushCode = !!user && projectCan(user, project, access, 'push_code');
   if (!pushCode && !(branch !== null && rules.canPush(user, project, access, branch))) return deny(PUSH_CODE);
 
   if (branch === null) {
-    if (update.ref.startsWith('refs/tags/') && !blank(update.oldOid) && !can(user, project, access, 'admin_project')) {
+    if (update.ref.startsWith('refs/tags/') && !blank(update.oldOid) && !projectCan(user, project, access, 'admin_project')) {
       return deny(CHANGE_EXISTING_TAGS);
     }
     return { allowed: true };

@@ -77,10 +77,10 @@ export function whereListedGroups(q: Knex.QueryBuilder, db: Conn, user: UserRow 
  * GitLab's read_group: public; internal for signed-in regular users; members of it or an
  * ancestor; admins; and anyone who can see a project in it, in a subgroup, or shared with it.
  */
-export async function canReadGroup(db: Conn, user: UserRow | null, group: NamespaceRow): Promise<boolean> {
+export async function canReadGroup(db: Conn, user: UserRow | null, group: NamespaceRow, knownLevel?: number): Promise<boolean> {
   if (isAdmin(user) || group.visibility_level >= PUBLIC) return true;
   if (group.visibility_level >= INTERNAL && isSignedInRegular(user)) return true;
-  if ((await groupLevel(db, user, group)) > NO_ACCESS) return true;
+  if ((knownLevel ?? (await groupLevel(db, user, group))) > NO_ACCESS) return true;
   const projects = db('projects').select('projects.id').where((w) =>
     w
       .whereIn('projects.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id))
@@ -91,25 +91,51 @@ export async function canReadGroup(db: Conn, user: UserRow | null, group: Namesp
 }
 
 export type GroupAbility =
+  | 'read_group'
   | 'admin_group'
   | 'admin_group_member'
   | 'create_projects'
   | 'create_subgroup'
   | 'read_group_members';
 
-export async function canOnGroup(db: Conn, user: UserRow | null, group: NamespaceRow, ability: GroupAbility): Promise<boolean> {
+/** What a group decision needs, loaded once: the user's level on it and whether they may read it. */
+export interface GroupFacts {
+  group: NamespaceRow;
+  /** groupLevel(): the highest membership on the group or an ancestor. */
+  level: number;
+  /** canReadGroup(). */
+  readable: boolean;
+}
+
+/** The group rule (policy-internal: callers outside policy/ use `can()` of can.ts). */
+export function groupCan(user: UserRow | null, facts: GroupFacts, ability: GroupAbility): boolean {
+  if (ability === 'read_group') return facts.readable;
   if (isAdmin(user)) return true;
   if (!user || user.state === 'blocked') return false;
-  if (ability === 'read_group_members') return canReadGroup(db, user, group);
-  const level = await groupLevel(db, user, group);
   switch (ability) {
+    case 'read_group_members':
+      return facts.readable;
     case 'create_projects':
-      return level >= MASTER;
+      return facts.level >= MASTER;
     case 'admin_group':
     case 'admin_group_member':
     case 'create_subgroup':
-      return level >= OWNER;
+      return facts.level >= OWNER;
   }
+}
+
+/** Loads the facts of `groupCan`: the level, then readability (a query more only when the level does not settle it). */
+export async function groupFacts(db: Conn, user: UserRow | null, group: NamespaceRow): Promise<GroupFacts> {
+  const level = await groupLevel(db, user, group);
+  return { group, level, readable: await canReadGroup(db, user, group, level) };
+}
+
+/** One group ability, loading only what it needs (callers that hold GroupFacts use `can()`). */
+export async function canOnGroup(db: Conn, user: UserRow | null, group: NamespaceRow, ability: GroupAbility): Promise<boolean> {
+  if (isAdmin(user)) return true;
+  if (!user || user.state === 'blocked') return false;
+  if (ability === 'read_group' || ability === 'read_group_members') return canReadGroup(db, user, group);
+  return groupCan(user, { group, level: await groupLevel(db, user, group), readable: true }, ability);
 }
 
 /**

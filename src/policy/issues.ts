@@ -6,12 +6,13 @@
 // - admin (labels, milestone, assignees, due date, lock): reporters and up;
 // - update: admin, or the author or an assignee of an issue they can read;
 // - destroy: the project owner or an admin.
-// An archived project allows reading only; a blocked user nothing.
+// An archived project allows reading only (policy/archived.ts); a blocked user nothing.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { OWNER, REPORTER } from './levels.js';
 import { isAdmin } from './users.js';
+import { refusedOnArchived } from './archived.js';
 import { authorizedProjectIds, canReadProject, maxLevel, projectAccess, whereVisibleProjects, type ProjectAccess } from './projects.js';
 
 /** What the policy needs to know of an issue. */
@@ -27,10 +28,6 @@ function active(user: UserRow | null): user is UserRow {
 
 function issuesOn(project: ProjectWithNamespace): boolean {
   return !!project.issues_enabled;
-}
-
-function writable(project: ProjectWithNamespace): boolean {
-  return !project.archived;
 }
 
 /** Whether the user may see the project's issues at all. */
@@ -55,22 +52,22 @@ export function canReadIssue(user: UserRow | null, project: ProjectWithNamespace
 }
 
 export function canCreateIssue(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  return active(user) && writable(project) && canReadIssues(user, project, access);
+  return active(user) && !refusedOnArchived(project, 'create_issue') && canReadIssues(user, project, access);
 }
 
 /** Labels, milestone, assignees, due date and the discussion lock (admin_issue). */
 export function canAdminIssues(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  if (!active(user) || !writable(project) || !canReadIssues(user, project, access)) return false;
+  if (!active(user) || refusedOnArchived(project, 'admin_issue') || !canReadIssues(user, project, access)) return false;
   return isAdmin(user) || maxLevel(access) >= REPORTER;
 }
 
 export function canUpdateIssue(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, issue: IssueFacts): boolean {
-  if (!active(user) || !writable(project) || !canReadIssue(user, project, access, issue)) return false;
+  if (!active(user) || refusedOnArchived(project, 'update_issue') || !canReadIssue(user, project, access, issue)) return false;
   return canAdminIssues(user, project, access) || authorOrAssignee(user, issue);
 }
 
 export function canDestroyIssue(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  if (!active(user) || !writable(project)) return false;
+  if (!active(user) || refusedOnArchived(project, 'destroy_issue')) return false;
   return isAdmin(user) || maxLevel(access) >= OWNER;
 }
 

@@ -4,7 +4,7 @@ import type { Conn } from '../store/db.js';
 import type { MemberRow, NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { OWNER } from './levels.js';
 import { canOnGroup } from './groups.js';
-import { can, type ProjectAccess } from './projects.js';
+import { projectCan, type ProjectAccess } from './projects.js';
 
 export type MemberAction = 'update' | 'destroy';
 
@@ -49,5 +49,5 @@ export function canOnProjectMember(
   if (!user) return false;
   if (project.namespace.kind === 'user' && project.namespace.owner_id === member.user_id) return false;
   if (action === 'destroy' && member.user_id === user.id) return true;
-  return can(user, project, access, 'admin_project_member');
+  return projectCan(user, project, access, 'admin_project_member');
 }

@@ -9,15 +9,16 @@
 // - admin (labels, milestone, assignee, discussion lock): developers and up;
 // - update: developers and up, or the author or assignee;
 // - destroy: the project owner or an admin.
-// Merge requests disabled removes everything; an archived project allows reading only; a
-// blocked user nothing.
+// Merge requests disabled removes everything; an archived project allows reading only
+// (policy/archived.ts); a blocked user nothing.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { DEVELOPER, GUEST, INTERNAL, OWNER, PUBLIC, REPORTER } from './levels.js';
 import { isAdmin, isSignedInRegular } from './users.js';
-import { authorizedProjectIds, can, maxLevel, projectAccess, type ProjectAccess } from './projects.js';
+import { authorizedProjectIds, projectCan, maxLevel, projectAccess, type ProjectAccess } from './projects.js';
 import { BranchRules } from './branches.js';
+import { refusedOnArchived } from './archived.js';
 
 /** What the policy needs to know of a merge request. */
 export interface MergeRequestFacts {
@@ -54,32 +55,33 @@ function guestAccess(user: UserRow, project: ProjectWithNamespace, access: Proje
   return project.visibility_level >= PUBLIC || (project.visibility_level >= INTERNAL && isSignedInRegular(user));
 }
 
-function writable(project: ProjectWithNamespace): boolean {
-  return !project.archived && !!project.merge_requests_enabled;
+/** Merge requests enabled, and the ability not refused by the archived rule. */
+function writable(project: ProjectWithNamespace, ability: string): boolean {
+  return !!project.merge_requests_enabled && !refusedOnArchived(project, ability);
 }
 
 /** The target side of a new merge request. */
 export function canCreateMergeRequestIn(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  return active(user) && writable(project) && guestAccess(user, project, access);
+  return active(user) && writable(project, 'create_merge_request_in') && guestAccess(user, project, access);
 }
 
 /** The source side of a new merge request: developers and up. */
 export function canCreateMergeRequestFrom(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  return active(user) && writable(project) && (isAdmin(user) || maxLevel(access) >= DEVELOPER);
+  return active(user) && writable(project, 'create_merge_request_from') && (isAdmin(user) || maxLevel(access) >= DEVELOPER);
 }
 
 /** Labels, milestone, assignee and the discussion lock (admin_merge_request). */
 export function canAdminMergeRequests(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  return active(user) && writable(project) && (isAdmin(user) || maxLevel(access) >= DEVELOPER);
+  return active(user) && writable(project, 'admin_merge_request') && (isAdmin(user) || maxLevel(access) >= DEVELOPER);
 }
 
 export function canUpdateMergeRequest(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, mr: MergeRequestFacts): boolean {
-  if (!active(user) || !writable(project)) return false;
+  if (!active(user) || !writable(project, 'update_merge_request')) return false;
   return canAdminMergeRequests(user, project, access) || authorOrAssignee(user, mr);
 }
 
 export function canDestroyMergeRequest(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  if (!active(user) || project.archived || !project.merge_requests_enabled) return false;
+  if (!active(user) || !writable(project, 'destroy_merge_request')) return false;
   return isAdmin(user) || maxLevel(access) >= OWNER;
 }
 
@@ -156,6 +158,6 @@ export async function canRemoveSourceBranch(
   access: ProjectAccess,
   branch: string,
 ): Promise<boolean> {
-  if (source.default_branch === branch || !can(user, source, access, 'push_code')) return false;
+  if (source.default_branch === branch || !projectCan(user, source, access, 'push_code')) return false;
   return !(await BranchRules.load(db, source)).isProtected(branch);
 }

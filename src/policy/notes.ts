@@ -5,7 +5,7 @@
 // - create_note: guest abilities (members, any signed-in user of a public or internal project,
 //   admins) on a readable noteable of a project that is not archived;
 // - admin_note (edit, delete): the note's author or masters and up (admins), never on a system
-//   note; archived projects allow none;
+//   note; archived projects allow none (policy/archived.ts);
 // - a locked discussion (`discussion_locked`) refuses create_note and admin_note to whoever is
 //   not a project member — GitLab's rule prevents, so it holds for non-member admins too;
 // - award_emoji: guest abilities on a readable target, not archived; nobody up/down-votes what
@@ -14,6 +14,7 @@
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { GUEST, INTERNAL, MASTER, PUBLIC } from './levels.js';
 import { isAdmin } from './users.js';
+import { refusedOnArchived } from './archived.js';
 import { maxLevel, type ProjectAccess } from './projects.js';
 
 /** What these rules need to know of the noteable (issue or merge request). */
@@ -49,14 +50,14 @@ function lockedOut(noteable: NoteableFacts, access: ProjectAccess): boolean {
 }
 
 export function canCreateNote(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, noteable: NoteableFacts): boolean {
-  if (!active(user) || project.archived || !noteable.readable) return false;
+  if (!active(user) || refusedOnArchived(project, 'create_note') || !noteable.readable) return false;
   if (lockedOut(noteable, access)) return false;
   return guestAccess(user, project, access);
 }
 
 /** Edit or delete the note (admin_note). */
 export function canAdminNote(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, noteable: NoteableFacts, note: NoteFacts): boolean {
-  if (!active(user) || project.archived || !noteable.readable) return false;
+  if (!active(user) || refusedOnArchived(project, 'admin_note') || !noteable.readable) return false;
   if (note.system) return false;
   if (lockedOut(noteable, access)) return false;
   return note.author_id === user.id || isAdmin(user) || maxLevel(access) >= MASTER;
@@ -64,7 +65,7 @@ export function canAdminNote(user: UserRow | null, project: ProjectWithNamespace
 
 /** Give the target an award: guest abilities; no votes on what the user authored. */
 export function canAward(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, target: { readable: boolean; authorId: number | null }, name: string): boolean {
-  if (!active(user) || project.archived || !target.readable) return false;
+  if (!active(user) || refusedOnArchived(project, 'award_emoji') || !target.readable) return false;
   if (target.authorId === user.id && (name === 'thumbsup' || name === 'thumbsdown')) return false;
   return guestAccess(user, project, access);
 }

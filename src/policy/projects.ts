@@ -4,6 +4,7 @@ import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { DEVELOPER, GUEST, INTERNAL, MASTER, NO_ACCESS, OWNER, PUBLIC, REPORTER } from './levels.js';
 import { isAdmin, isSignedInRegular } from './users.js';
+import { refusedOnArchived } from './archived.js';
 
 export interface ProjectAccess {
   /** Level from a project membership (or a group share), null when none. */
@@ -112,10 +113,16 @@ export function canReadProject(user: UserRow | null, project: ProjectWithNamespa
   return isAdmin(user) || openToAll(user, project) || maxLevel(access) >= GUEST;
 }
 
-export type ProjectAbility =
+/**
+ * Project-level abilities, with GitLab 10.8's names. Outside policy/, ask them through
+ * `can(user, projectSubject(project, access), ability)` (policy/can.ts); abilities of issues,
+ * merge requests and notes as a whole (read_issue, create_issue, create_merge_request_in, ...)
+ * are answered there by their own rule files.
+ */
+export type ProjectLevelAbility =
   | 'read_project'
   | 'download_code'
-  | 'read_members'
+  | 'read_project_member'
   | 'admin_project_member'
   | 'admin_project'
   | 'remove_project'
@@ -123,6 +130,7 @@ export type ProjectAbility =
   | 'archive_project'
   | 'change_visibility_level'
   | 'push_code'
+  | 'push_to_delete_protected_branch'
   | 'admin_custom_attributes'
   | 'read_label'
   | 'admin_label'
@@ -130,11 +138,12 @@ export type ProjectAbility =
   | 'admin_milestone'
   | 'fork_project'; // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
 
-const MIN_LEVEL: Record<ProjectAbility, number> = {
+const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   read_project: GUEST,
-  read_members: GUEST,
+  read_project_member: GUEST,
   download_code: REPORTER,
   push_code: DEVELOPER,
+  push_to_delete_protected_branch: MASTER,
   admin_project_member: MASTER,
   admin_project: MASTER,
   remove_project: OWNER,
@@ -150,9 +159,14 @@ const MIN_LEVEL: Record<ProjectAbility, number> = {
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectAbility>(['read_project', 'read_members', 'download_code', 'read_label', 'read_milestone', 'fork_project']);
+const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project']);
 
-export function can(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, ability: ProjectAbility): boolean {
+/**
+ * The project rule itself (policy-internal: callers outside policy/ use `can()` of can.ts).
+ * An archived project refuses its writes to everyone, admins included.
+ */
+export function projectCan(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, ability: ProjectLevelAbility): boolean {
+  if (refusedOnArchived(project, ability)) return false;
   if (isAdmin(user)) return true;
   if (user && user.state === 'blocked') return false;
   if (OPEN_ABILITIES.has(ability) && openToAll(user, project)) return true;

@@ -17,3 +17,17 @@ export function isSignedInRegular(user: UserRow | null | undefined): boolean {
 export function canListUsers(viewer: UserRow | null, username: string | undefined): boolean {
   return !!viewer || (username !== undefined && username.trim() !== '');
 }
+
+/** GitLab 10.8's UserPolicy abilities on another user. */
+export type UserAbility = 'read_user' | 'update_user' | 'destroy_user';
+
+/**
+ * The user rule (policy-internal: callers outside policy/ use `can()` of can.ts): anyone may
+ * read a user (Wharf has no restricted public visibility); a user edits and deletes themself,
+ * an admin anyone.
+ */
+export function userCan(viewer: UserRow | null, target: UserRow, ability: UserAbility): boolean {
+  if (ability === 'read_user') return true;
+  if (!viewer || viewer.state === 'blocked') return false;
+  return viewer.id === target.id || isAdmin(viewer);
+}

@@ -7,8 +7,10 @@ import { conflict, validationError } from '../http/errors.js';
 import { now } from '../store/time.js';
 import { isUniqueViolation } from './members.js';
 import { COLOR_NAMES } from './label_colors.js';
-import type { UserRow } from '../store/rows.js';
-import { whereConfidentialVisible } from '../policy/issues.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ProjectAccess } from '../policy/projects.js';
+import { canReadIssues, whereVisibleInProject } from '../policy/issues.js';
+import { canReadMergeRequests } from '../policy/merge_requests.js';
 
 export interface LabelRow {
   id: number;
@@ -79,27 +81,47 @@ export interface LabelCounts {
   open_merge_requests_count: number;
 }
 
+/** Who is counting: the counts are of what this user may see of the project. */
+export interface LabelViewer {
+  user: UserRow | null;
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+}
+
 /**
- * Issue and merge request counts of a page of labels, as the given user may see them: one
- * grouped query over the label links, confidential issues counted only for those who may see
- * them. Merge requests do not exist yet (zero).
+ * Issue and merge request counts of a page of labels, as GitLab 10.8's Label entity computes
+ * them (Label#open_issues_count and friends, through IssuesFinder and MergeRequestsFinder for
+ * the label's project): open and closed issues of the project carrying the label, none unless
+ * the user may read its issues, confidential ones only for those who may see them (reporters
+ * and up, admins, their author and assignees); open merge requests targeting the project
+ * carrying the label, none unless the user may read its merge requests. Two grouped queries
+ * for the whole page.
  */
-export async function labelCounts(db: Conn, labelIds: number[], user: UserRow | null = null): Promise<Map<number, LabelCounts>> {
+export async function labelCounts(db: Conn, labelIds: number[], viewer: LabelViewer): Promise<Map<number, LabelCounts>> {
   const counts = new Map(labelIds.map((id) => [id, { open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 }]));
   if (labelIds.length === 0) return counts;
-  const q = db('label_links as ll')
-    .join('issues as i', 'i.id', 'll.target_id')
-    .where('ll.target_type', 'issue')
-    .whereIn('ll.label_id', labelIds)
-    .groupBy('ll.label_id', 'i.state')
-    .select('ll.label_id', 'i.state')
-    .count({ n: '*' });
-  whereConfidentialVisible(q, db, user, 'i');
-  for (const r of (await q) as { label_id: number; state: string; n: number | string }[]) {
+  const { user, project, access } = viewer;
+  const grouped = (table: 'issues' | 'merge_requests', linkType: 'issue' | 'merge_request', projectColumn: string, states: string[]) =>
+    db('label_links as ll')
+      .join(`${table} as t`, 't.id', 'll.target_id')
+      .where('ll.target_type', linkType)
+      .whereIn('ll.label_id', labelIds)
+      .where(`t.${projectColumn}`, project.id)
+      .whereIn('t.state', states)
+      .groupBy('ll.label_id', 't.state')
+      .select('ll.label_id', 't.state')
+      .count({ n: '*' }) as Knex.QueryBuilder;
+  type Row = { label_id: number; state: string; n: number | string };
+  const [issueRows, mergeRequestRows] = await Promise.all([
+    canReadIssues(user, project, access) ? whereVisibleInProject(grouped('issues', 'issue', 'project_id', ['opened', 'closed']), db, user, access, 't') : [],
+    canReadMergeRequests(user, project, access) ? grouped('merge_requests', 'merge_request', 'target_project_id', ['opened']) : [],
+  ]);
+  for (const r of issueRows as Row[]) {
     const c = counts.get(r.label_id)!;
     if (r.state === 'opened') c.open_issues_count = Number(r.n);
-    else if (r.state === 'closed') c.closed_issues_count = Number(r.n);
+    else c.closed_issues_count = Number(r.n);
   }
+  for (const r of mergeRequestRows as Row[]) counts.get(r.label_id)!.open_merge_requests_count = Number(r.n);
   return counts;
 }
 

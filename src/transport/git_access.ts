@@ -12,7 +12,8 @@
 //   be seen (as if it did not exist).
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { can, canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { can, projectSubject } from '../policy/can.js';
 import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
 import { verifyPassword } from '../services/users.js';
 import { fullPathOf } from '../finders/projects.js';
@@ -114,7 +115,7 @@ export async function authenticate(
     }
     throw accessDenied();
   }
-  if (project && service === 'git-upload-pack' && can(null, project, NO_MEMBERSHIP, 'download_code')) {
+  if (project && service === 'git-upload-pack' && can(null, projectSubject(project, NO_MEMBERSHIP), 'download_code')) {
     return { user: null, abilities: new Set<Ability>(['download_code']) };
   }
   throw accessDenied();
@@ -124,9 +125,9 @@ export function forbidden(message: string): GitHttpError {
   return new GitHttpError(403, message);
 }
 
-/** Whether the user may push at all: push_code, and the project not archived. */
+/** Whether the user may push at all: push_code (which an archived project refuses, policy/archived.ts). */
 export function canPushCode(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  return !project.archived && can(user, project, access, 'push_code');
+  return can(user, projectSubject(project, access), 'push_code');
 }
 
 /**
@@ -148,7 +149,7 @@ export async function checkAccess(
   if (!project || !canReadProject(user, project, access)) throw new GitHttpError(404, MESSAGES.projectNotFound);
   if (!deps.repos.exists(fullPathOf(project))) throw new GitHttpError(404, MESSAGES.noRepo);
   if (service === 'git-upload-pack') {
-    if (!can(user, project, access, 'download_code')) throw forbidden(MESSAGES.download);
+    if (!can(user, projectSubject(project, access), 'download_code')) throw forbidden(MESSAGES.download);
   } else {
     if (!user) throw forbidden(MESSAGES.upload);
     if (!canPushCode(user, project, access)) throw forbidden(MESSAGES.pushCode);

@@ -1,0 +1,86 @@
+// Mounts a route table (route.ts) on a router: the steps every endpoint shares, once, in
+// GitLab's order (Grape's `authenticate!`, then the `user_project`/`user_group` lookup, then
+// `authorize!`, then the declared parameters):
+//   1. authentication: 'user' routes answer 401 to the anonymous, 'admin' routes also 403 to
+//      non-admins (requireUser / requireAdmin);
+//   2. load the subject of `:id`: 404 when it is missing or the user may not see it (never 403
+//      for a private project's existence);
+//   3. the route's ability on it: 403, or 401 when nobody is signed in;
+//   4. parameters: 400 {"error": "..."} in Grape's words;
+//   5. the handler, whose return value becomes the body with the route's status.
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import type { Deps } from '../deps.js';
+import type { UserRow } from '../store/rows.js';
+import { currentUser, requireAdmin, requireUser } from '../http/auth.js';
+import { forbidden, notFound, unauthorized } from '../http/errors.js';
+import { parseValues, rawParams } from '../http/params.js';
+import { findUserById } from '../finders/users.js';
+import { can, type Ability } from '../policy/can.js';
+import { loadGroupSubject, loadProject } from './loaders.js';
+import { HANDLED, statusOf, takesBody, type Route, type RouteRequest } from './route.js';
+
+export interface MountOptions {
+  /** Run before the parameters on routes that take a body (takesBody), e.g. a body parser. */
+  bodyParser?: Koa.Middleware;
+}
+
+function authenticate(ctx: Koa.Context, r: Route): UserRow | null {
+  if (r.auth === 'admin') return requireAdmin(ctx);
+  if (r.auth === 'user') return requireUser(ctx);
+  return currentUser(ctx);
+}
+
+type Loaded = { part: Record<string, unknown>; can: (ability: Ability) => boolean };
+
+/** Users are named by number only: `/users/:id` with anything else belongs to another route. */
+function notThisRoute(ctx: Koa.Context, r: Route): boolean {
+  return r.load === 'user' && !/^\d{1,15}$/.test(ctx.params.id ?? '');
+}
+
+/** Step 2: the route's subject and the ability check bound to it. */
+async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null): Promise<Loaded> {
+  switch (r.load) {
+    case 'project': {
+      const loaded = await loadProject(ctx, deps);
+      return { part: { project: loaded.project, access: loaded.access, loaded }, can: (a) => can(user, loaded.subject, a as never) };
+    }
+    case 'group': {
+      const subject = await loadGroupSubject(ctx, deps);
+      return { part: { group: subject.group, subject }, can: (a) => can(user, subject, a as never) };
+    }
+    case 'user': {
+      const target = await findUserById(deps.db, ctx.params.id);
+      if (!target) throw notFound('User');
+      return { part: { target }, can: (a) => can(user, { kind: 'user', user: target }, a as never) };
+    }
+    default:
+      return { part: {}, can: () => false };
+  }
+}
+
+function handlerOf(deps: Deps, r: Route, options: MountOptions): Koa.Middleware {
+  const status = statusOf(r);
+  const body = takesBody(r);
+  return async (ctx, next) => {
+    if (notThisRoute(ctx, r)) return next();
+    const user = authenticate(ctx, r);
+    const loaded = await load(ctx, deps, r, user);
+    const authorize = (ability: Ability) => {
+      if (!loaded.can(ability)) throw user ? forbidden() : unauthorized();
+    };
+    if (r.ability) authorize(r.ability);
+    if (body && options.bodyParser) await options.bodyParser(ctx, async () => {});
+    const params = r.params ? parseValues({ ...rawParams(ctx), ...ctx.params }, r.params, r.rules) : {};
+    const req = { ctx, deps, user, params, path: ctx.params, authorize, can: loaded.can, ...loaded.part };
+    const result = await r.handler(req as unknown as RouteRequest<'anonymous', undefined, {}>);
+    if (result === HANDLED) return;
+    ctx.status = status;
+    if (result !== undefined) ctx.body = result;
+  };
+}
+
+/** Registers every route of `routes` on `router`. */
+export function mount(router: Router, deps: Deps, routes: readonly Route[], options: MountOptions = {}): void {
+  for (const r of routes) router.register(r.path, [r.method], handlerOf(deps, r, options));
+}

@@ -1,0 +1,207 @@
+// The one permission vocabulary: `can(user, subject, ability)` with GitLab 10.8's ability
+// names (ProjectPolicy, IssuePolicy, MergeRequestPolicy, NotePolicy, GroupPolicy, UserPolicy).
+// Every caller outside policy/ asks here; the rule files beside it (projects.ts, issues.ts,
+// merge_requests.ts, notes.ts, groups.ts, users.ts) are its implementation.
+//
+// Synchronous: a subject carries the facts its rules need, loaded once by the caller (the
+// route table's loader does it for the project or group of a route):
+//   can(user, projectSubject(project, access), 'push_code')
+//   can(user, { kind: 'issue', project, access, issue: { ...issueRow, assigneeIds } }, 'update_issue')
+//   can(user, { kind: 'group', ...await groupFacts(db, user, group) }, 'admin_group')
+// Cross-cutting rules are applied here once, before any feature rule: an archived project
+// refuses its writes (policy/archived.ts).
+//
+// Not abilities, and so not here: branch protection (BranchRules in branches.ts, which needs
+// the branch), the "no vote on what you authored" rule of awards (canAward in notes.ts, the
+// Awardable model's rule in GitLab), and list scopes (the where… query builders).
+import type { Flag, ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { refusedOnArchived } from './archived.js';
+import { projectCan, type ProjectAccess, type ProjectLevelAbility } from './projects.js';
+import { canAdminIssues, canCreateIssue, canDestroyIssue, canReadIssue, canReadIssues, canUpdateIssue, type IssueFacts } from './issues.js';
+import {
+  canAdminMergeRequests,
+  canCreateMergeRequestFrom,
+  canCreateMergeRequestIn,
+  canDestroyMergeRequest,
+  canReadMergeRequest,
+  canReadMergeRequestPipelines,
+  canReadMergeRequests,
+  canUpdateMergeRequest,
+  type MergeRequestFacts,
+} from './merge_requests.js';
+import { canAdminNote, canAward, canCreateNote, canRemoveAward, type NoteableFacts, type NoteFacts } from './notes.js';
+import { groupCan, type GroupAbility, type GroupFacts } from './groups.js';
+import { userCan, type UserAbility } from './users.js';
+
+export type { GroupAbility, UserAbility };
+
+/** A project with the user's access to it (projectAccess()). */
+export interface ProjectSubject {
+  kind: 'project';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+}
+
+/** One issue of a project: its author, assignees, confidentiality and lock. */
+export interface IssueSubject {
+  kind: 'issue';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  issue: IssueFacts & { discussion_locked?: Flag | boolean };
+}
+
+/** One merge request of a project (its target project). */
+export interface MergeRequestSubject {
+  kind: 'merge_request';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  mergeRequest: MergeRequestFacts & { discussion_locked?: Flag | boolean };
+}
+
+/** One note, with what its noteable's own policy said (readable, locked). */
+export interface NoteSubject {
+  kind: 'note';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  noteable: NoteableFacts;
+  note: NoteFacts;
+}
+
+/** One award emoji (removing it is its owner's or an admin's). */
+export interface AwardSubject {
+  kind: 'award';
+  award: { user_id: number };
+}
+
+/** A group with the user's level on it and whether they may read it (groupFacts()). */
+export interface GroupSubject extends GroupFacts {
+  kind: 'group';
+}
+
+/** Another user. */
+export interface UserSubject {
+  kind: 'user';
+  user: UserRow;
+}
+
+export type Subject = ProjectSubject | IssueSubject | MergeRequestSubject | NoteSubject | AwardSubject | GroupSubject | UserSubject;
+
+/** Abilities on a project: its own, and those of its issues and merge requests as a whole. */
+export type ProjectAbility =
+  | ProjectLevelAbility
+  | 'read_issue'
+  | 'create_issue'
+  | 'admin_issue'
+  | 'destroy_issue'
+  | 'read_merge_request'
+  | 'create_merge_request_in'
+  | 'create_merge_request_from'
+  | 'admin_merge_request'
+  | 'destroy_merge_request'
+  | 'read_pipeline';
+
+export type IssueAbility = 'read_issue' | 'update_issue' | 'admin_issue' | 'destroy_issue' | 'create_note' | 'award_emoji';
+export type MergeRequestAbility = 'read_merge_request' | 'update_merge_request' | 'admin_merge_request' | 'destroy_merge_request' | 'create_note' | 'award_emoji';
+export type NoteAbility = 'admin_note' | 'award_emoji';
+export type AwardAbility = 'destroy_award_emoji';
+
+/** The abilities a subject kind answers. */
+export interface AbilityOf {
+  project: ProjectAbility;
+  issue: IssueAbility;
+  merge_request: MergeRequestAbility;
+  note: NoteAbility;
+  award: AwardAbility;
+  group: GroupAbility;
+  user: UserAbility;
+}
+
+export type Ability = AbilityOf[keyof AbilityOf];
+
+type Rules<S extends Subject> = { [A in AbilityOf[S['kind']]]: (user: UserRow | null, subject: S) => boolean };
+
+const ISSUE_FEATURE_RULES = {
+  read_issue: (u, s) => canReadIssues(u, s.project, s.access),
+  create_issue: (u, s) => canCreateIssue(u, s.project, s.access),
+  admin_issue: (u, s) => canAdminIssues(u, s.project, s.access),
+  destroy_issue: (u, s) => canDestroyIssue(u, s.project, s.access),
+  read_merge_request: (u, s) => canReadMergeRequests(u, s.project, s.access),
+  create_merge_request_in: (u, s) => canCreateMergeRequestIn(u, s.project, s.access),
+  create_merge_request_from: (u, s) => canCreateMergeRequestFrom(u, s.project, s.access),
+  admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
+  destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
+  read_pipeline: (u, s) => canReadMergeRequestPipelines(u, s.project, s.access),
+} satisfies Partial<Record<ProjectAbility, (user: UserRow | null, subject: ProjectSubject) => boolean>>;
+
+function projectRule(user: UserRow | null, s: ProjectSubject, ability: ProjectAbility): boolean {
+  const featureRule = (ISSUE_FEATURE_RULES as Partial<Record<ProjectAbility, (u: UserRow | null, s: ProjectSubject) => boolean>>)[ability];
+  return featureRule ? featureRule(user, s) : projectCan(user, s.project, s.access, ability as ProjectLevelAbility);
+}
+
+const ISSUE_RULES: Rules<IssueSubject> = {
+  read_issue: (u, s) => canReadIssue(u, s.project, s.access, s.issue),
+  update_issue: (u, s) => canUpdateIssue(u, s.project, s.access, s.issue),
+  admin_issue: (u, s) => canReadIssue(u, s.project, s.access, s.issue) && canAdminIssues(u, s.project, s.access),
+  destroy_issue: (u, s) => canDestroyIssue(u, s.project, s.access),
+  create_note: (u, s) => canCreateNote(u, s.project, s.access, issueNoteable(u, s)),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, { readable: canReadIssue(u, s.project, s.access, s.issue), authorId: null }, ''),
+};
+
+function issueNoteable(user: UserRow | null, s: IssueSubject): NoteableFacts {
+  return { readable: canReadIssue(user, s.project, s.access, s.issue), discussionLocked: !!s.issue.discussion_locked };
+}
+
+const MERGE_REQUEST_RULES: Rules<MergeRequestSubject> = {
+  read_merge_request: (u, s) => canReadMergeRequest(u, s.project, s.access, s.mergeRequest),
+  update_merge_request: (u, s) => canUpdateMergeRequest(u, s.project, s.access, s.mergeRequest),
+  admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
+  destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
+  create_note: (u, s) => canCreateNote(u, s.project, s.access, mergeRequestNoteable(u, s)),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, { readable: mergeRequestNoteable(u, s).readable, authorId: null }, ''),
+};
+
+function mergeRequestNoteable(user: UserRow | null, s: MergeRequestSubject): NoteableFacts {
+  return { readable: canReadMergeRequest(user, s.project, s.access, s.mergeRequest), discussionLocked: !!s.mergeRequest.discussion_locked };
+}
+
+const NOTE_RULES: Rules<NoteSubject> = {
+  admin_note: (u, s) => canAdminNote(u, s.project, s.access, s.noteable, s.note),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, { readable: s.noteable.readable, authorId: null }, ''),
+};
+
+const AWARD_RULES: Rules<AwardSubject> = {
+  destroy_award_emoji: (u, s) => canRemoveAward(u, s.award),
+};
+
+export function can(user: UserRow | null, subject: ProjectSubject, ability: ProjectAbility): boolean;
+export function can(user: UserRow | null, subject: IssueSubject, ability: IssueAbility): boolean;
+export function can(user: UserRow | null, subject: MergeRequestSubject, ability: MergeRequestAbility): boolean;
+export function can(user: UserRow | null, subject: NoteSubject, ability: NoteAbility): boolean;
+export function can(user: UserRow | null, subject: AwardSubject, ability: AwardAbility): boolean;
+export function can(user: UserRow | null, subject: GroupSubject, ability: GroupAbility): boolean;
+export function can(user: UserRow | null, subject: UserSubject, ability: UserAbility): boolean;
+export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
+export function can(user: UserRow | null, subject: Subject, ability: Ability): boolean {
+  if ('project' in subject && refusedOnArchived(subject.project, ability)) return false;
+  switch (subject.kind) {
+    case 'project':
+      return projectRule(user, subject, ability as ProjectAbility);
+    case 'issue':
+      return ISSUE_RULES[ability as IssueAbility](user, subject);
+    case 'merge_request':
+      return MERGE_REQUEST_RULES[ability as MergeRequestAbility](user, subject);
+    case 'note':
+      return NOTE_RULES[ability as NoteAbility](user, subject);
+    case 'award':
+      return AWARD_RULES[ability as AwardAbility](user, subject);
+    case 'group':
+      return groupCan(user, subject, ability as GroupAbility);
+    case 'user':
+      return userCan(user, subject.user, ability as UserAbility);
+  }
+}
+
+/** The subject of a project and the user's access to it. */
+export function projectSubject(project: ProjectWithNamespace, access: ProjectAccess): ProjectSubject {
+  return { kind: 'project', project, access };
+}
