@@ -59,3 +59,20 @@ export async function sweepStaleFiles(gitdir: string): Promise<number> {
   for (const file of candidates) if (await removeIfStale(file)) removed++;
   return removed;
 }
+
+/** A ref name that stays inside `refs/` once joined to a repository folder. */
+function refInside(ref: string): boolean {
+  if (!ref.startsWith('refs/')) return false;
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.'));
+}
+
+/**
+ * Before a push: clears stale lock files of the refs it updates (and of packed-refs, which a
+ * deletion rewrites), so that a crash's leftovers do not make git refuse them. Refs that are
+ * not plain names under `refs/` are skipped (git refuses them itself).
+ */
+export async function clearStaleRefLocks(gitdir: string, refs: string[]): Promise<void> {
+  const files = [path.join(gitdir, 'packed-refs.lock')];
+  for (const ref of refs) if (refInside(ref)) files.push(path.join(gitdir, `${ref}.lock`));
+  for (const file of files) await removeIfStale(file);
+}
