@@ -118,6 +118,30 @@ describe('Repository writes racing renames and deletes', function () {
     expect(gone.status).to.equal(404);
   });
 
+  it('lands every 201 commit made during a group rename in the moved repositories', async () => {
+    const g = await s.post('/groups', { token: alice.token, json: { name: 'movers', path: 'movers' } });
+    expect(g.status, g.text).to.equal(201);
+    const ids: number[] = [];
+    for (const name of ['one', 'two']) {
+      const r = await s.post('/projects', { token: alice.token, json: { name, namespace_id: g.body.id } });
+      expect(r.status, r.text).to.equal(201);
+      ids.push(r.body.id);
+      const c = await commitOnBranch(r.body.id, 'master', 'seed.txt'); // empty project: start_branch is ignored
+      expect(c.status, c.text).to.equal(201);
+    }
+    const commits = ids.flatMap((id) => Array.from({ length: 10 }, (_, i) => commitOnBranch(id, `g${i}`, `g${i}.txt`).then((r) => ({ id, i, r }))));
+    await new Promise((r) => setTimeout(r, 2));
+    const renamed = await s.put(`/groups/${g.body.id}`, { token: alice.token, json: { path: 'moved-movers' } });
+    expect(renamed.status, renamed.text).to.equal(200);
+    for (const { id, i, r } of await Promise.all(commits)) {
+      expectCleanAnswer(r);
+      const name = id === ids[0] ? 'one' : 'two';
+      if (r.status === 201) expect(head(dirOf(`moved-movers/${name}`), `g${i}`)).to.equal(r.body.id);
+    }
+    expect(fs.existsSync(path.join(root, 'movers'))).to.equal(false);
+    for (const name of ['one', 'two']) expectFsckClean(dirOf(`moved-movers/${name}`));
+  });
+
   it('stores a whole object over a truncated one that a kill mid-write left under its final name', async () => {
     const p = await seededProject();
     const dir = dirOf(`alice/${p.path}`);
