@@ -9,6 +9,7 @@ import { openDb, migrate } from './store/db.js';
 import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
+import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
 import { startEventRetention } from './jobs/event_retention.js';
 import { startMemberExpiry } from './jobs/member_expiry.js';
@@ -23,8 +24,10 @@ export interface RunningServer {
 export async function prepare(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<Deps> {
   const db = openDb(config.db, config.dbPoolSize);
   await migrate(db);
-  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos: new RepoStore(config.reposDir), log };
+  const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
+  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos, log };
   await bootstrap(deps);
+  await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
   return deps;
 }
 

@@ -2,9 +2,13 @@
 // on the same repository: a ref is updated by creating `<ref>.lock` with O_EXCL, checking
 // the current value (compare-and-swap), writing the new value into the lock file and
 // renaming it over the ref. Deleting also rewrites packed-refs under `packed-refs.lock`.
+// A lock file left by a dead process is cleared when met (stale_locks.ts); a repository
+// folder that vanished is never re-created here (RepositoryGoneError).
 import fs from 'node:fs';
 import path from 'node:path';
 import { isValidFullRef } from './ref_names.js';
+import { removeIfStale } from './stale_locks.js';
+import { isMissingPath, RepositoryGoneError } from './repo_gone.js';
 
 const OID = /^[0-9a-f]{40}$/;
 
@@ -95,14 +99,36 @@ export async function listBranchHeads(gitdir: string): Promise<Map<string, strin
   return out;
 }
 
-/** Creates `file` exclusively, retrying briefly while another process holds it. */
+/**
+ * Creates `file` exclusively, retrying briefly while another process holds it. A lock left
+ * by a dead process (older than LOCK_STALE_MS, see stale_locks.ts) is removed and taken.
+ */
 async function acquire(file: string): Promise<fs.promises.FileHandle> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fs.promises.open(file, 'wx');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 40) throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (await removeIfStale(file)) continue;
+      if (attempt >= 40) throw err;
       await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+/**
+ * Makes the folders of `ref` inside `gitdir`, one level at a time and never `gitdir` itself:
+ * a repository that was moved or deleted meanwhile is not re-created (RepositoryGoneError).
+ */
+async function makeRefDirs(gitdir: string, ref: string): Promise<void> {
+  let dir = gitdir;
+  for (const part of path.dirname(ref).split('/')) {
+    dir = path.join(dir, part);
+    try {
+      await fs.promises.mkdir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
     }
   }
 }
@@ -132,14 +158,14 @@ async function withRefLock<T>(
   const refPath = refFile(gitdir, ref);
   if (!refPath) throw new InvalidRefError(`not a ref of this repository: ${JSON.stringify(ref)}`);
   const lockPath = `${refPath}.lock`;
-  await fs.promises.mkdir(path.dirname(refPath), { recursive: true });
+  await makeRefDirs(gitdir, ref);
   let lock: fs.promises.FileHandle;
   try {
     lock = await acquire(lockPath);
   } catch (err) {
     await pruneEmptyDirs(gitdir, path.dirname(refPath));
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new RefMovedError(`${ref} is locked`);
-    throw err;
+    throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
   }
   let installed = false;
   const install = async () => {

@@ -1,11 +1,28 @@
 // Building git objects in memory and writing them to a bare repository. Object ids are
 // computed here (sha1 of the canonical encoding), so a request can decide whether its commit
-// changes anything before a single object is written; `flush` then writes them loose
-// through isomorphic-git. Commits are encoded by hand because isomorphic-git appends a
-// newline to the message, and GitLab (Rugged) stores the message exactly as given.
+// changes anything before a single object is written; `flush` then writes them loose.
+// Commits are encoded by hand because isomorphic-git appends a newline to the message, and
+// GitLab (Rugged) stores the message exactly as given.
+//
+// Loose objects are written as git writes them (object-file.c): deflated into a temporary
+// `tmp_obj_*` file in the object's fan-out folder, flushed to disk (fsync, as git does with
+// core.fsync=loose-object), then renamed to the object's name. A kill mid-write leaves only a
+// temporary file, which git ignores and the start-up sweep removes, never a truncated object
+// under a real name. An object already under its name is replaced the same way instead of
+// trusted: a truncated one left by an older crash would otherwise be kept forever (201, then
+// 404 on read, `git fsck`: corrupt loose object); the rename is atomic, so readers see the
+// old file or the new one. Nothing here creates the repository's folders: a repository that
+// vanished (renamed, deleted) fails the write with RepositoryGoneError.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { isMissingPath, RepositoryGoneError } from './repo_gone.js';
+
+const deflate = promisify(zlib.deflate);
+/** Objects written at once by one flush (each is its own file and fsync). */
+const PARALLEL_WRITES = 8;
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
 
@@ -95,12 +112,42 @@ export class ObjectBatch {
     return this.add('commit', encodeCommit(c));
   }
 
-  /** Writes every object (loose, deflated); nothing references them until a ref moves. */
+  /** Writes every object (loose, deflated, on disk); nothing references them until a ref moves. */
   async flush(): Promise<void> {
-    for (const [oid, { type, content }] of this.pending) {
-      const written = await git.writeObject({ fs, gitdir: this.gitdir, type, object: content, format: 'content' });
-      if (written !== oid) throw new Error(`object id mismatch: ${written} != ${oid}`);
+    const all = [...this.pending];
+    for (let i = 0; i < all.length; i += PARALLEL_WRITES) {
+      await Promise.all(all.slice(i, i + PARALLEL_WRITES).map(([oid, o]) => writeLooseObject(this.gitdir, oid, o.type, o.content)));
     }
     this.pending.clear();
+  }
+}
+
+/** One loose object: temporary file, fsync, rename over its name. */
+export async function writeLooseObject(gitdir: string, oid: string, type: ObjectType, content: Uint8Array): Promise<void> {
+  const fanout = path.join(gitdir, 'objects', oid.slice(0, 2));
+  const data = await deflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
+  try {
+    await fs.promises.mkdir(fanout); // never recursive: `objects/` must already be there
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+  }
+  const tmp = path.join(fanout, `tmp_obj_${crypto.randomBytes(8).toString('hex')}`);
+  let file: fs.promises.FileHandle;
+  try {
+    file = await fs.promises.open(tmp, 'wx', 0o444);
+  } catch (err) {
+    throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+  }
+  try {
+    try {
+      await file.writeFile(data);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await fs.promises.rename(tmp, path.join(fanout, oid.slice(2)));
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true }).catch(() => {});
+    throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
   }
 }

@@ -3,11 +3,10 @@
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from '../api/loaders.js';
 import { badRequest } from '../http/errors.js';
-import { fullPathOf } from '../finders/projects.js';
 import { BranchRules, canPushToBranch, checkRefUpdate, PUSH_PROTECTED } from '../policy/branches.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
-import { withRepoLock } from '../git/lock.js';
+import { whileRepositoryExists, withProjectRepository } from './repository_guard.js';
 import { mergedInto } from '../git/history.js';
 import { RepoReader } from '../git/reader.js';
 import { ZERO_OID } from './ref_updates.js';
@@ -18,8 +17,11 @@ export const DEFAULT_BRANCH = 'The default branch of a project cannot be deleted
 
 /** Creates `name` at `ref` (a branch, tag or commit id); returns the new head. */
 export async function createBranch(deps: Deps, loaded: LoadedProject, name: string, ref: string): Promise<string> {
+  return whileRepositoryExists(deps, loaded.project, (gitdir) => createBranchIn(deps, loaded, gitdir, name, ref));
+}
+
+async function createBranchIn(deps: Deps, loaded: LoadedProject, gitdir: string, name: string, ref: string): Promise<string> {
   const { project } = loaded;
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
   if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
 
   // As GitLab: a branch of an empty repository starts from a `master` holding an empty README,
@@ -53,8 +55,7 @@ export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: stri
   const { project } = loaded;
   if (name === project.default_branch) throw badRequest(DEFAULT_BRANCH);
   await checkChange(deps, loaded, name, head, null);
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
-  await withRepoLock(gitdir, async () => {
+  await withProjectRepository(deps, project, async (gitdir) => {
     try {
       await deleteRef(gitdir, `refs/heads/${name}`, head);
     } catch (err) {
@@ -89,8 +90,11 @@ async function checkChange(deps: Deps, loaded: LoadedProject, name: string, oldO
  * Returns the deleted names.
  */
 export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): Promise<string[]> {
+  return whileRepositoryExists(deps, loaded.project, (gitdir) => deleteMergedIn(deps, loaded, gitdir));
+}
+
+async function deleteMergedIn(deps: Deps, loaded: LoadedProject, gitdir: string): Promise<string[]> {
   const { project } = loaded;
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
   const heads = await listBranchHeads(gitdir);
   const root = project.default_branch ? heads.get(project.default_branch) : undefined;
   if (!root) return [];
@@ -102,7 +106,7 @@ export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): P
   );
   for (const name of [...merged].sort()) {
     if (name === project.default_branch || rules.isProtected(name) || openSources.has(name)) continue;
-    const removed = await withRepoLock(gitdir, async () => {
+    const removed = await withProjectRepository(deps, project, async () => {
       try {
         await deleteRef(gitdir, `refs/heads/${name}`, heads.get(name)!);
         return true;

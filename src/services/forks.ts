@@ -1,11 +1,10 @@
 // Forking a project (GitLab 10.8's Projects::ForkService): a new project with the parent's
 // name, path, description and settings, in the user's namespace or another they may create
 // projects in, no more visible than the parent or the namespace, linked by forked_from_id.
-// It is created through createProject (same validations, membership, event), then its empty
-// repository is replaced by `git clone --bare --local` of the parent's: the objects are
-// hardlinked, so the fork keeps them when the parent is deleted. A failed clone removes the
-// new project again.
-import fs from 'node:fs';
+// It is created through createProject (same validations, membership, event), its repository
+// made by `git clone --bare --local` of the parent's into a temporary folder, renamed into
+// place: the objects are hardlinked, so the fork keeps them when the parent is deleted. A
+// failed clone removes the new project again.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Deps } from '../deps.js';
@@ -13,7 +12,8 @@ import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.
 import { ApiError } from '../http/errors.js';
 import { visibilityName } from '../policy/levels.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
-import { createProject, deleteProject } from './projects.js';
+import { createProject } from './projects.js';
+import { whileRepositoryExists } from './repository_guard.js';
 
 const run = promisify(execFile);
 
@@ -22,6 +22,11 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
   const level = Math.min(parent.visibility_level, namespace.visibility_level);
   let fork: ProjectWithNamespace;
   try {
+    const parentDir = deps.repos.pathFor(fullPathOf(parent));
+    const clone = async (dir: string) => {
+      await whileRepositoryExists(deps, parent, () => run('git', ['clone', '--bare', '--local', '--quiet', parentDir, dir]));
+      await run('git', [`--git-dir=${dir}`, 'remote', 'remove', 'origin']).catch(() => undefined);
+    };
     fork = await createProject(deps, user, {
       name: parent.name,
       path: parent.path,
@@ -30,20 +35,11 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
       visibility: visibilityName(level),
       shared_runners_enabled: !!parent.shared_runners_enabled,
       jobs_enabled: !!parent.jobs_enabled,
-    });
+    }, clone);
   } catch (err) {
     if (err instanceof ApiError && err.status === 400 && typeof (err.body as { message?: unknown }).message === 'object') {
       throw new ApiError(409, err.body);
     }
-    throw err;
-  }
-  const dir = deps.repos.pathFor(fullPathOf(fork));
-  try {
-    await fs.promises.rm(dir, { recursive: true, force: true });
-    await run('git', ['clone', '--bare', '--local', '--quiet', deps.repos.pathFor(fullPathOf(parent)), dir]);
-    await run('git', [`--git-dir=${dir}`, 'remote', 'remove', 'origin']).catch(() => undefined);
-  } catch (err) {
-    await deleteProject(deps, fork, null).catch(() => undefined); // undoes the fork: no event
     throw err;
   }
   await deps.db('projects').where({ id: fork.id }).update({ forked_from_id: parent.id, default_branch: parent.default_branch, import_status: 'finished' });

@@ -1,6 +1,6 @@
 // Every change to a group: create (its creator becomes its owner), update (a new path or name
-// renames every group below it and moves their repositories), delete (with its subgroups and
-// projects). Permissions are checked by the caller.
+// renames every group below it and moves their repositories, journalled and under their
+// repository locks), delete (with its subgroups and projects). Permissions are checked by the caller.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
@@ -15,6 +15,7 @@ import { deleteProject } from './projects.js';
 import { groupErrors, rubyInspect, type Errors } from './group_rules.js';
 import { subtreeIds } from '../finders/groups.js';
 import { withNamespaces } from '../entities/project.js';
+import { moveRepositoriesOf, type RepositoryMove } from './repository_moves.js';
 
 export interface GroupSettings {
   description?: string;
@@ -116,34 +117,17 @@ export async function createGroup(deps: Deps, creator: UserRow, g: NewGroup): Pr
   }
 }
 
-interface Move {
-  from: string;
-  to: string;
-}
-
 /** The repositories below a group, with where they go when its full path changes. */
-async function repositoryMoves(db: Conn, group: NamespaceRow, newFullPath: string): Promise<Move[]> {
-  const rows: { ns_path: string; path: string }[] = await db('projects as p')
+async function repositoryMoves(db: Conn, group: NamespaceRow, newFullPath: string): Promise<RepositoryMove[]> {
+  const rows: { id: number; ns_path: string; path: string }[] = await db('projects as p')
     .join('namespaces as n', 'n.id', 'p.namespace_id')
     .whereIn('p.namespace_id', subtreeIds(db, group.id))
-    .select('n.full_path as ns_path', 'p.path');
+    .select('p.id', 'n.full_path as ns_path', 'p.path');
   return rows.map((r) => ({
+    projectId: r.id,
     from: `${r.ns_path}/${r.path}`,
     to: `${newFullPath}${r.ns_path.slice(group.full_path.length)}/${r.path}`,
   }));
-}
-
-async function moveAll(deps: Deps, moves: Move[]): Promise<void> {
-  const done: Move[] = [];
-  try {
-    for (const m of moves) {
-      await deps.repos.move(m.from, m.to);
-      done.push(m);
-    }
-  } catch (err) {
-    for (const m of done.reverse()) await deps.repos.move(m.to, m.from);
-    throw err;
-  }
 }
 
 /**
@@ -173,10 +157,10 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdat
   if (hasErrors(before)) throw validationError(before);
 
   const moving = fullPath !== group.full_path;
-  const moves = moving ? await repositoryMoves(deps.db, group, fullPath) : [];
-  await moveAll(deps, moves);
   try {
-    await deps.db.transaction(async (tx) => {
+    const write = (writeRows: () => Promise<void>) =>
+      moving ? moveRepositoriesOf(deps, () => repositoryMoves(deps.db, group, fullPath), writeRows) : writeRows();
+    await write(() => deps.db.transaction(async (tx) => {
       // The paths below are rewritten from the old prefix: it must still be the current one.
       const current: NamespaceRow | undefined = await tx('namespaces').where({ id: group.id }).first();
       if (!current || current.full_path !== group.full_path || current.full_name !== group.full_name) {
@@ -200,9 +184,8 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdat
           .whereIn('id', below.clone())
           .update({ full_name: tx.raw('? || substr(full_name, ?)', [fullName, group.full_name.length + 1]) });
       }
-    });
+    }));
   } catch (err) {
-    for (const m of [...moves].reverse()) await deps.repos.move(m.to, m.from);
     if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
     throw err;
   }

@@ -1,13 +1,16 @@
 // Every change to a project: create, update (rename, move the repository), delete, archive,
 // star, share with a group, custom attributes. Rows change in one transaction; the bare
-// repository is created, moved or removed around it, never inside it.
+// repository is created, moved or removed around it, never inside it, under the project's
+// repository lock and, for a move or a delete, journalled so that a crash in between is
+// finished or undone later (repository_guard.ts, repository_moves.ts).
+import crypto from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { deleteProjectMergeRequests } from './merge_requests.js';
 import { deleteProjectAwards } from './award_emoji.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { ApiError, badRequest, validationError } from '../http/errors.js';
+import { ApiError, badRequest, notFound, validationError } from '../http/errors.js';
 import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../policy/levels.js';
 import { canCreateProjectIn } from '../policy/groups.js';
 import { generateToken } from './tokens.js';
@@ -15,6 +18,10 @@ import { insertMember } from './members.js';
 import { recordEvent } from './events.js';
 import { NAME_MESSAGE, PATH_MESSAGE, pathFromName, validName, validPath } from './project_names.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
+import { RepositoryExistsError } from '../git/repos.js';
+import { withProjectLock } from './repository_guard.js';
+import { projectLockKey, settleJournal } from './repository_recovery.js';
+import { moveRepositories, REPOSITORY_EXISTS } from './repository_moves.js';
 
 /** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
 export interface ProjectSettings {
@@ -118,9 +125,16 @@ function limitReached(user: UserRow): ApiError {
 /**
  * Creates a project for `owner` (the current user, or the user an admin creates it for):
  * the row, its statistics row, the owner's master membership for a personal project, then
- * the bare repository. A failure to create the repository removes the row again.
+ * the bare repository (empty, or what `populate` makes in the folder it is given: a fork's
+ * clone), renamed into place under the project's lock. A failure to create the repository
+ * removes the row again.
  */
-export async function createProject(deps: Deps, owner: UserRow, attrs: NewProject): Promise<ProjectWithNamespace> {
+export async function createProject(
+  deps: Deps,
+  owner: UserRow,
+  attrs: NewProject,
+  populate?: (dir: string) => Promise<void>,
+): Promise<ProjectWithNamespace> {
   const path = attrs.path ?? (attrs.name !== undefined ? pathFromName(attrs.name) : undefined);
   const name = attrs.name ?? attrs.path;
   const errors = formatErrors(name, path);
@@ -179,64 +193,98 @@ export async function createProject(deps: Deps, owner: UserRow, attrs: NewProjec
     throw err;
   }
 
-  const fullPath = `${ns.full_path}/${path}`;
   try {
-    await deps.repos.create(fullPath, attrs.default_branch || 'master');
+    await withProjectLock(deps, id, async () => {
+      const row = await findProjectByIdOrPath(deps.db, String(id));
+      if (!row) throw notFound('Project'); // deleted meanwhile: no folder for nobody
+      await deps.repos.create(fullPathOf(row), attrs.default_branch || 'master', populate);
+    });
   } catch (err) {
-    await deps.db('projects').where({ id }).delete();
+    const row = await findProjectByIdOrPath(deps.db, String(id));
+    if (row) await deleteProjectRows(deps, row, null);
+    if (err instanceof RepositoryExistsError) throw validationError({ base: [REPOSITORY_EXISTS] });
     throw err;
   }
-  return (await findProjectByIdOrPath(deps.db, String(id)))!;
+  const created = await findProjectByIdOrPath(deps.db, String(id));
+  if (!created) throw notFound('Project');
+  return created;
 }
 
-/** Applies an update; renaming the path moves the repository. Permissions are checked by the caller. */
+/**
+ * Applies an update; renaming the path moves the repository. Permissions are checked by the
+ * caller. Runs under the project's repository lock from the row as it is then, so concurrent
+ * renames take turns, each moving the folder from where the previous one left it.
+ */
 export async function updateProject(deps: Deps, project: ProjectWithNamespace, attrs: ProjectUpdate): Promise<ProjectWithNamespace> {
   const errors = formatErrors(attrs.name, attrs.path);
   if (attrs.visibility !== undefined) Object.assign(errors, visibilityErrors(visibilityLevel(attrs.visibility), project.namespace));
   if (Object.keys(errors).length) throw validationError(errors);
 
-  const oldFullPath = fullPathOf(project);
-  if (attrs.default_branch !== undefined && attrs.default_branch !== project.default_branch) {
-    if (!(await deps.repos.branchExists(oldFullPath, attrs.default_branch))) {
-      throw badRequest('Could not set the default branch');
+  await withProjectLock(deps, project.id, async () => {
+    const current = await findProjectByIdOrPath(deps.db, String(project.id));
+    if (!current) throw notFound('Project');
+    const oldFullPath = fullPathOf(current);
+    if (attrs.default_branch !== undefined && attrs.default_branch !== current.default_branch) {
+      if (!(await deps.repos.branchExists(oldFullPath, attrs.default_branch))) {
+        throw badRequest('Could not set the default branch');
+      }
+      await deps.repos.setHead(oldFullPath, attrs.default_branch);
     }
-    await deps.repos.setHead(oldFullPath, attrs.default_branch);
-  }
 
-  const { name, path, default_branch: defaultBranch, ...settings } = attrs;
-  const moving = path !== undefined && path !== project.path;
-  const changes: Partial<ProjectRow> = { ...settingColumns(settings), updated_at: now() };
-  if (name !== undefined) changes.name = name;
-  if (path !== undefined) changes.path = path;
-  if (defaultBranch !== undefined) changes.default_branch = defaultBranch;
+    const { name, path, default_branch: defaultBranch, ...settings } = attrs;
+    const moving = path !== undefined && path !== current.path;
+    const changes: Partial<ProjectRow> = { ...settingColumns(settings), updated_at: now() };
+    if (name !== undefined) changes.name = name;
+    if (path !== undefined) changes.path = path;
+    if (defaultBranch !== undefined) changes.default_branch = defaultBranch;
 
-  const newFullPath = `${project.namespace.full_path}/${path}`;
-  if (moving) {
-    const taken = await takenErrors(deps.db, project.namespace_id, undefined, path, project.id);
-    if (Object.keys(taken).length) throw validationError(taken);
-    await deps.repos.move(oldFullPath, newFullPath);
-  }
-  try {
-    await deps.db.transaction(async (tx) => {
-      const taken = await takenErrors(tx, project.namespace_id, name, path, project.id);
+    if (moving) {
+      const taken = await takenErrors(deps.db, current.namespace_id, undefined, path, current.id);
       if (Object.keys(taken).length) throw validationError(taken);
-      await tx('projects').where({ id: project.id }).update(changes);
-    });
-  } catch (err) {
-    // The row did not change: put the repository back where the row says it is.
-    if (moving) await deps.repos.move(newFullPath, oldFullPath);
-    if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
-    throw err;
-  }
-  return (await findProjectByIdOrPath(deps.db, String(project.id)))!;
+    }
+    const moves = moving ? [{ projectId: current.id, from: oldFullPath, to: `${current.namespace.full_path}/${path}` }] : [];
+    try {
+      await moveRepositories(deps, moves, () =>
+        deps.db.transaction(async (tx) => {
+          const taken = await takenErrors(tx, current.namespace_id, name, path, current.id);
+          if (Object.keys(taken).length) throw validationError(taken);
+          await tx('projects').where({ id: current.id }).update(changes);
+        }),
+      );
+    } catch (err) {
+      if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
+      throw err;
+    }
+  });
+  const updated = await findProjectByIdOrPath(deps.db, String(project.id));
+  if (!updated) throw notFound('Project');
+  return updated;
 }
 
-/** Removes the project's rows and its repository. */
 /**
  * Deletes the project with everything of it. `actor` (when a user asked) gets a "destroyed"
  * event, kept with no project and the project's full name, visible to them and admins.
+ * Under the project's repository lock, the repository is moved into the trash (journalled),
+ * then the rows go, then the trashed folder; if the rows cannot be deleted the folder comes
+ * back. A project already deleted (a concurrent delete) is left as it is.
  */
 export async function deleteProject(deps: Deps, project: ProjectWithNamespace, actor: UserRow | null): Promise<void> {
+  await withProjectLock(deps, project.id, async () => {
+    const current = await findProjectByIdOrPath(deps.db, String(project.id));
+    if (!current) return;
+    const key = projectLockKey(current.id);
+    const trash = `${key}-${crypto.randomBytes(8).toString('hex')}`;
+    try {
+      await deps.repos.journal.write(key, { op: 'delete', from: fullPathOf(current), trash });
+      await deps.repos.trash(fullPathOf(current), trash);
+      await deleteProjectRows(deps, current, actor);
+    } finally {
+      await settleJournal(deps, current.id); // rows gone: the trash goes; rows kept: the folder comes back
+    }
+  });
+}
+
+async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, actor: UserRow | null): Promise<void> {
   await deps.db.transaction(async (tx) => {
     await tx('members').where({ source_type: 'project', source_id: project.id }).delete();
     await tx('custom_attributes').where({ subject_type: 'project', subject_id: project.id }).delete();
@@ -254,7 +302,6 @@ export async function deleteProject(deps: Deps, project: ProjectWithNamespace, a
       });
     }
   });
-  await deps.repos.remove(fullPathOf(project));
 }
 
 export async function setArchived(deps: Deps, project: ProjectWithNamespace, archived: boolean): Promise<ProjectWithNamespace> {

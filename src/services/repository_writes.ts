@@ -3,7 +3,9 @@
 // the same checks in the same order and the same messages. The new commit is built from
 // objects outside any lock; then, under the repository lock, the branch moves by
 // compare-and-swap from the head the commit was built on. A failure at any step leaves
-// the refs as they were (objects already written stay unreferenced until git gc).
+// the refs as they were (objects already written stay unreferenced until git gc). A project
+// renamed or deleted meanwhile stops the write with 409 or 404 (repository_guard.ts): the
+// objects are never written into, nor the ref moved in, a folder the project no longer owns.
 import type { Deps } from '../deps.js';
 import { refsUpdated, ZERO_OID, type PushedRef } from './ref_updates.js';
 import type { LoadedProject } from '../api/loaders.js';
@@ -16,7 +18,7 @@ import { isValidBranchName } from '../git/ref_names.js';
 import { IndexError, TreeIndex } from '../git/tree_index.js';
 import { blankIdent, cleanIdent, ObjectBatch, type Signature } from '../git/writer.js';
 import { listBranchHeads, RefMovedError, updateRef } from '../git/refs.js';
-import { withRepoLock } from '../git/lock.js';
+import { whileRepositoryExists, withProjectRepository } from './repository_guard.js';
 import { lastCommitFor } from '../git/log.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { refreshStatistics } from './statistics.js';
@@ -87,10 +89,12 @@ function signature(name: string, email: string, timestamp: number): Signature {
 }
 
 export async function commitFiles(deps: Deps, loaded: LoadedProject, req: CommitRequest): Promise<CommitResult> {
+  return whileRepositoryExists(deps, loaded.project, (gitdir) => commitIn(deps, loaded, gitdir, req));
+}
+
+async function commitIn(deps: Deps, loaded: LoadedProject, gitdir: string, req: CommitRequest): Promise<CommitResult> {
   const { project, access } = loaded;
   const user = loaded.user as UserRow; // push_code was authorized: never anonymous
-  const fullPath = fullPathOf(project);
-  const gitdir = deps.repos.pathFor(fullPath);
   const heads = await listBranchHeads(gitdir);
   const empty = heads.size === 0; // under default branch protection, every branch of it is protected
   if (!(await canPushToBranch(deps.db, user, project, access, req.branch, empty))) throw badRequest(NOT_ALLOWED);
@@ -142,8 +146,8 @@ export async function commitFiles(deps: Deps, loaded: LoadedProject, req: Commit
 
 /**
  * Moves (or creates) `branch` to `commit` if it still points at `expected`, under the
- * repository lock. The first branch of an empty repository becomes HEAD. Returns whether
- * it was the first branch.
+ * repository lock, in the folder the project row names then (else 404 or 409). The first
+ * branch of an empty repository becomes HEAD. Returns whether it was the first branch.
  */
 export async function moveBranch(
   deps: Deps,
@@ -154,8 +158,7 @@ export async function moveBranch(
   movedMessage = branchMoved(branch),
 ): Promise<boolean> {
   const fullPath = fullPathOf(project);
-  const gitdir = deps.repos.pathFor(fullPath);
-  return withRepoLock(gitdir, async () => {
+  return withProjectRepository(deps, project, async (gitdir) => {
     const first = (await listBranchHeads(gitdir)).size === 0;
     try {
       await updateRef(gitdir, `refs/heads/${branch}`, commit, expected);

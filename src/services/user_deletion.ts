@@ -1,13 +1,15 @@
 // Deleting a user, as GitLab's Users::DestroyService does it: their personal projects go with
 // them, and the groups they alone own too when `hard_delete` is asked (otherwise the deletion is
 // refused). Memberships and tokens go through the foreign keys. One transaction for the rows;
-// the repositories' folders are removed after it commits.
+// the projects' repositories are moved into the trash before it (journalled, under their
+// locks) and removed after it commits, or put back if it does not (repository_moves.ts).
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { conflict } from '../http/errors.js';
 import { OWNER } from '../policy/levels.js';
 import { removeNamespaceDir } from './namespace_dirs.js';
+import { deleteRepositoriesOf } from './repository_moves.js';
 
 export const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
 
@@ -49,7 +51,16 @@ async function destroyNamespaces(tx: Conn, rootIds: number[]): Promise<void> {
 
 /** Throws 409 when the user alone owns groups and `hardDelete` is not set. */
 export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?: boolean } = {}): Promise<void> {
-  const folders = await deps.db.transaction(async (tx) => {
+  const plan = async () => {
+    const groups = opts.hardDelete ? await soloOwnedGroups(deps.db, user.id) : [];
+    const roots = [...(await deps.db('namespaces').where({ kind: 'user', owner_id: user.id }).pluck('id')), ...groups.map((g) => g.id)];
+    const rows: { id: number; path: string; full_path: string }[] = await deps.db('projects as p')
+      .join('namespaces as n', 'n.id', 'p.namespace_id')
+      .whereIn('p.namespace_id', deps.db('namespace_ancestors').select('namespace_id').whereIn('ancestor_id', roots))
+      .select('p.id', 'p.path', 'n.full_path');
+    return rows.map((r) => ({ projectId: r.id, fullPath: `${r.full_path}/${r.path}` }));
+  };
+  const folders = await deleteRepositoriesOf(deps, plan, () => deps.db.transaction(async (tx) => {
     const groups = await soloOwnedGroups(tx, user.id);
     if (groups.length && !opts.hardDelete) throw conflict(SOLE_OWNER_MESSAGE);
     const personal: NamespaceRow[] = await tx('namespaces').where({ kind: 'user', owner_id: user.id });
@@ -60,7 +71,7 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
     // A subgroup's folder goes with its removed parent's.
     const paths = roots.map((n) => n.full_path);
     return paths.filter((p) => !paths.some((other) => p.toLowerCase().startsWith(`${other.toLowerCase()}/`)));
-  });
+  }));
   for (const folder of folders) {
     try {
       await removeNamespaceDir(deps.repos.root, folder);

@@ -1,6 +1,7 @@
 // Creating users (the user row and its personal namespace, in one transaction), updating them
 // (a new username renames the namespace and moves its repositories), blocking them.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { Deps } from '../deps.js';
@@ -11,7 +12,8 @@ import { ApiError, conflict, validationError } from '../http/errors.js';
 import { createNamespace } from './namespaces.js';
 import { generateToken } from './tokens.js';
 import { normaliseEmail, userErrors, type UserAttributes } from './user_validation.js';
-import { moveNamespaceDir } from './namespace_dirs.js';
+import { namespaceDir } from './namespace_dirs.js';
+import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from './repository_moves.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -197,7 +199,8 @@ function updateColumns(user: UserRow, input: UpdateUserInput, email: string | un
 
 /**
  * PUT /users/:id. A new username renames the personal namespace and moves its repositories
- * folder; the folder moves back if the rows cannot be written.
+ * (each journalled, under its project's repository lock: repository_moves.ts); they move back
+ * if the rows cannot be written.
  */
 export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInput): Promise<UserRow> {
   const email = input.email === undefined ? undefined : normaliseEmail(input.email);
@@ -207,9 +210,8 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
   const changes = updateColumns(user, input, email);
   if (input.password !== undefined) changes.password_digest = await hashPassword(input.password);
   const renaming = input.username !== undefined && input.username !== user.username;
-  const moved = renaming ? await moveFolder(deps, user.username, input.username!) : false;
-  try {
-    await deps.db.transaction(async (tx) => {
+  const writeRows = () =>
+    deps.db.transaction(async (tx) => {
       await check(tx, user.id, attrs, false);
       const stamp = now();
       await tx('users')
@@ -222,21 +224,30 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
           .update({ name: path, path, full_path: path, full_name: path, updated_at: stamp });
       }
     });
+  try {
+    if (renaming) await moveRepositoriesOf(deps, () => personalMoves(deps, user, input.username!), writeRows);
+    else await writeRows();
   } catch (err) {
-    if (moved) await moveNamespaceDir(deps.repos.root, input.username!, user.username);
+    if (err instanceof ApiError && JSON.stringify(err.body) === JSON.stringify(validationError({ base: [REPOSITORY_EXISTS] }).body)) {
+      throw validationError({ username: ['cannot be changed: a repository folder already exists at that path'] });
+    }
     await explainUniqueViolation(deps.db, err, user.id, attrs, false);
   }
+  if (renaming) await removeEmptyDir(namespaceDir(deps.repos.root, user.username));
   return deps.db('users').where({ id: user.id }).first();
 }
 
-/** Moves the namespace folder for a rename; a stray folder in the way is the client's 400. */
-async function moveFolder(deps: Deps, from: string, to: string): Promise<boolean> {
-  try {
-    return await moveNamespaceDir(deps.repos.root, from, to);
-  } catch (err) {
-    deps.log.warn({ err, from, to }, 'cannot move a namespace folder');
-    throw validationError({ username: ['cannot be changed: a repository folder already exists at that path'] });
-  }
+/** The repositories of the user's personal namespace, from `<username>/…` to `<to>/…`. */
+async function personalMoves(deps: Deps, user: UserRow, to: string): Promise<RepositoryMove[]> {
+  const rows: { id: number; path: string; full_path: string }[] = await deps.db('projects as p')
+    .join('namespaces as n', 'n.id', 'p.namespace_id')
+    .where({ 'n.kind': 'user', 'n.owner_id': user.id })
+    .select('p.id', 'p.path', 'n.full_path');
+  return rows.map((r) => ({ projectId: r.id, from: `${r.full_path}/${r.path}`, to: `${to}/${r.path}` }));
+}
+
+async function removeEmptyDir(dir: string): Promise<void> {
+  await fs.promises.rmdir(dir).catch(() => undefined); // not empty, or not there: leave it
 }
 
 /**

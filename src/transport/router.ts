@@ -12,6 +12,7 @@
 // code reuses deltas and streams, with no pack ever held in memory here. Wharf only does
 // what GitLab's Rails and hooks did: authenticate, authorise, check each ref of a push
 // (push_checks.ts, hooks.ts) and the post-push work (services/after_push.ts).
+import fs from 'node:fs';
 import type Koa from 'koa';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
@@ -20,12 +21,15 @@ import type { ProjectAccess } from '../policy/projects.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { listBranchHeads } from '../git/refs.js';
 import { afterPush, recordUserActivity } from '../services/after_push.js';
-import { authenticate, checkAccess, GitHttpError, type GitActor, type GitService } from './git_access.js';
+import { authenticate, checkAccess, GitHttpError, MESSAGES, type GitActor, type GitService } from './git_access.js';
 import { CommandListReader, FLUSH, pkt, PktFramingChecker, type CommandList } from './pktline.js';
 import { decodedBody, readHead, UnsupportedEncoding } from './body.js';
 import { BadRequestBody, runService, type ServiceRun } from './spawn.js';
 import { pushChecks } from './push_checks.js';
 import { hooksPath, PushDir } from './hooks.js';
+import { SidebandRedactor, wantsSideband } from './sideband_redact.js';
+import { clearStaleRefLocks } from '../git/stale_locks.js';
+import { withProjectRepository } from '../services/repository_guard.js';
 
 const GIT_PATH = /^\/(.+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 // GitLab redirects the handshake of a URL without `.git` (only with no query, or a service).
@@ -115,12 +119,31 @@ function serviceArgs(service: GitService, gitdir: string, extra: string[]): stri
   return [...config, service.slice(4), '--stateless-rpc', ...extra, gitdir];
 }
 
+/**
+ * Git's messages with the server's paths taken out: a path inside the repository becomes
+ * repository-relative (`refs/heads/master.lock`, as GitLab shows it), the repository itself
+ * its project path, and any other path under the repositories root loses the root.
+ */
+export function redactPaths(text: string, gitdir: string, projectPath: string, root: string): string {
+  let out = text;
+  for (const dir of new Set([gitdir, realpathOr(gitdir)])) out = out.split(`${dir}/./`).join('').split(`${dir}/`).join('').split(dir).join(`${projectPath}.git`);
+  for (const dir of new Set([root, realpathOr(root)])) out = out.split(`${dir}/`).join('').split(dir).join('');
+  return out;
+}
+
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 function baseRun(deps: Deps, ctx: Koa.Context, req: GitRequest): Pick<ServiceRun, 'res' | 'redact' | 'killOnDisconnect'> {
   ctx.respond = false;
-  const root = deps.repos.root;
   return {
     res: ctx.res,
-    redact: (text) => text.split(req.gitdir).join(fullPathOf(req.project)).split(root).join(''),
+    redact: (text) => redactPaths(text, req.gitdir, fullPathOf(req.project), deps.repos.root),
     killOnDisconnect: req.service === 'git-upload-pack',
   };
 }
@@ -183,10 +206,28 @@ async function uploadPack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: 
   });
 }
 
+/**
+ * Under the project's repository lock (so that no rename or delete is half done and no other
+ * process clears the same file): the project must still live in this folder, else the push
+ * answers as for a missing project; lock files a crash left on the pushed refs are cleared.
+ * git itself takes each ref's lock for the update; a push is not held under the repository
+ * lock while it uploads, which would stop every API write for as long as a slow client takes.
+ */
+async function clearLeftoverLocks(deps: Deps, req: GitRequest, list: CommandList): Promise<void> {
+  try {
+    await withProjectRepository(deps, req.project, (gitdir) => clearStaleRefLocks(gitdir, list.commands.map((c) => c.ref)));
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status === 404 || status === 409) throw new GitHttpError(404, MESSAGES.projectNotFound);
+    throw err;
+  }
+}
+
 async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: Readable): Promise<void> {
   const reader = new CommandListReader();
   const { value: list, head } = await readHead<CommandList>(input, (chunk) => reader.feed(chunk), MAX_COMMAND_LIST);
   const user = req.actor.user!; // checkAccess refuses anonymous pushes
+  await clearLeftoverLocks(deps, req, list);
   let checks: Awaited<ReturnType<typeof pushChecks>> = [];
   if (list.commands.length) {
     const emptyRepo = (await listBranchHeads(req.gitdir)).size === 0;
@@ -196,8 +237,10 @@ async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input:
   const dir = await PushDir.create(checks);
   try {
     ctx.status = 200;
+    const run = baseRun(deps, ctx, req);
     await runService({
-      ...baseRun(deps, ctx, req),
+      ...run,
+      rewrite: wantsSideband(list.capabilities) ? new SidebandRedactor(run.redact) : undefined,
       args: ['-c', `core.hooksPath=${hooks}`, ...serviceArgs(req.service, req.gitdir, [])],
       env: gitEnv(ctx, { WHARF_PUSH_DIR: dir.dir }),
       input,
@@ -206,7 +249,10 @@ async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input:
       beforeEnd: async () => {
         // Refs that moved are final whatever the client does now: always follow them up.
         try {
-          await afterPush(deps, req.project, user, await dir.pushed());
+          // The project as it is now: renamed meanwhile, git carried on in the moved folder
+          // (it works relative to the folder it entered); deleted, there is nothing to follow.
+          const project = await findProjectByIdOrPath(deps.db, String(req.project.id));
+          if (project) await afterPush(deps, project, user, await dir.pushed());
         } catch (err) {
           deps.log.error({ err, project: req.project.id }, 'after-push work failed');
         }

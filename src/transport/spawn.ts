@@ -42,6 +42,8 @@ export interface ServiceRun {
   beforeEnd?: (code: number | null) => Promise<void>;
   /** Makes git's stderr fit to show a client (server paths removed). */
   redact: (text: string) => string;
+  /** Rewrites the child's output on its way to the client (receive-pack's side-band messages). */
+  rewrite?: { feed(chunk: Buffer): Buffer; end(): Buffer };
 }
 
 export interface ServiceResult {
@@ -118,7 +120,8 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
         commit(200, run.headers);
         if (run.prefix) write(run.prefix);
       }
-      write(chunk);
+      const out = run.rewrite ? run.rewrite.feed(chunk) : chunk;
+      if (out.length) write(out);
     });
 
     if (run.input && child.stdin) {
@@ -177,6 +180,9 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
           if (run.prefix && code === 0) write(run.prefix);
           if (code !== 0) write(pkt(`ERR ${errorLine(run.redact(stderr))}\n`));
         }
+      } else if (run.rewrite) {
+        const rest = run.rewrite.end();
+        if (rest.length) write(rest);
       }
       try {
         await run.beforeEnd?.(code);

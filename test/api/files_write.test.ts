@@ -8,7 +8,7 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { projectWithRoles } from '../helpers/roles.js';
 import { repoDir } from '../helpers/projects.js';
 import { git, gitBytes, head, lsTree, pushCommit, refState, expectFsckClean, expectUntouched } from '../helpers/bare_git.js';
-import { repoLockPending, withRepoLock } from '../../src/git/lock.js';
+import { projectLockKey } from '../../src/services/repository_recovery.js';
 
 type Account = { user: { id: number; name: string; email: string }; token: string };
 
@@ -412,14 +412,15 @@ describe('Repository files API (writes)', () => {
   describe('concurrency', () => {
     it('refuses a write whose branch moved between reading its head and moving the ref', async () => {
       const p = await seeded();
-      const key = s.deps.repos.pathFor(`alice/${path.basename(p.dir, '.git')}`);
+      const key = projectLockKey(p.id);
+      const locks = s.deps.repos.locks;
       let pending!: Promise<{ status: number; body: unknown }>;
       let pushed = '';
       // Hold the repository lock: the write builds its commit, then waits to move the ref.
-      await withRepoLock(key, async () => {
+      await locks.run(key, async () => {
         pending = s.put(`${p.url}/lib%2Fa.rb`, { token: dev.token, json: { branch: 'master', content: 'mine', commit_message: 'mine' } });
-        for (let i = 0; i < 500 && repoLockPending(key) < 2; i++) await new Promise((r) => setTimeout(r, 10));
-        expect(repoLockPending(key)).to.equal(2);
+        for (let i = 0; i < 500 && locks.pending(key) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(locks.pending(key)).to.equal(2);
         pushed = pushCommit(p.dir, 'master', { 'pushed.txt': 'from git\n' }); // someone pushes meanwhile
       });
       const r = await pending;

@@ -1,0 +1,120 @@
+// A Wharf server in a child process (the built dist/src/main.js) on a folder the test chooses,
+// so that a test can SIGKILL it mid-write and start another on the same database and
+// repositories, or run two side by side as the worker processes of one installation.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reply, RequestOptions } from './server.js';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.js');
+export const CHILD_ROOT_TOKEN = 'child-root-token-0123456789abcdef';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-child-'));
+}
+
+export class ChildServer {
+  private exited = false;
+  private output = '';
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly dir: string,
+  ) {
+    child.stdout?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
+    child.stderr?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
+    child.on('exit', () => (this.exited = true));
+  }
+
+  get reposDir(): string {
+    return path.join(this.dir, 'repos');
+  }
+
+  get dbFile(): string {
+    return path.join(this.dir, 'db', 'wharf.sqlite3');
+  }
+
+  /** Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. */
+  static async start(dir: string): Promise<ChildServer> {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
+        WHARF_REPOS: path.join(dir, 'repos'),
+        WHARF_EXTERNAL_URL: url,
+        WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
+        WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new ChildServer(child, url, dir);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (server.exited) throw new Error(`the server exited during start:\n${server.output}`);
+      try {
+        if ((await fetch(`${url}/-/readiness`)).ok) return server;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`the server did not become ready:\n${server.output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** An API call as root (or `opts.token`); a connection cut by a kill answers status 0. */
+  async request<T = any>(method: string, apiPath: string, opts: RequestOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { 'PRIVATE-TOKEN': opts.token ?? CHILD_ROOT_TOKEN };
+    let body: string | undefined;
+    if (opts.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    }
+    try {
+      const res = await fetch(`${this.url}/api/v4${apiPath}`, { method, headers, body });
+      const text = await res.text();
+      const parsed = res.headers.get('content-type') === 'application/json' && text ? JSON.parse(text) : text;
+      return { status: res.status, headers: res.headers, body: parsed as T, text };
+    } catch (err) {
+      return { status: 0, headers: new Headers(), body: undefined as T, text: String(err) };
+    }
+  }
+
+  /** SIGKILL: no shutdown code runs, as in a crash or an OOM kill. */
+  async kill(): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await gone;
+  }
+
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGTERM');
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+    await this.kill();
+  }
+
+  get log(): string {
+    return this.output;
+  }
+}
