@@ -14,9 +14,6 @@ import { namespacesRouter } from './api/namespaces.js';
 import { groupsRouter } from './api/groups.js';
 import { membersRouter } from './api/members.js';
 import { projectsRouter } from './api/projects.js';
-import { repositoryRouter } from './api/repository.js';
-import { commitsRouter } from './api/commits.js';
-import { compareRouter } from './api/compare.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { issuesRouter } from './api/issues.js';
 import { eventsRouter } from './api/events.js';
@@ -35,7 +32,6 @@ export const API_PREFIX = '/api/v4';
 /** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
-  repositoryRouter, commitsRouter, compareRouter,
   issuesRouter,
   eventsRouter,
   todosRouter,
