@@ -1,10 +1,10 @@
 // Commits and tags reads (GitLab 10.8 lib/api/commits.rb GET routes, lib/api/tags.rb GET routes).
-import Router from '@koa/router';
-import type { Deps } from '../deps.js';
+// Each route declares REPOSITORY_READ: the project (404) and download_code (403) come first.
+import { route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
-import { p, parse } from '../http/params.js';
+import { p } from '../http/params.js';
 import { pageOf, paginateArray, setPageHeaders } from '../http/pagination.js';
-import { loadRepository, defaultRef } from './repo_context.js';
+import { REPOSITORY_READ, defaultRef, repositoryOf } from './repo_context.js';
 import { logIds } from '../git/log.js';
 import { commitStats } from '../git/commit_stats.js';
 import { compareVersions } from '../git/version_sort.js';
@@ -18,79 +18,103 @@ async function tagCommit(reader: RepoReader, tag: TagRef) {
   return tag.commitOid ? reader.commit(tag.commitOid) : null;
 }
 
-export function commitsRouter(deps: Deps): Router {
-  const router = new Router();
-
-  router.get('/projects/:id/repository/commits', async (ctx) => {
-    const repo = await loadRepository(ctx, deps);
-    const params = parse(ctx, {
+export const commitRoutes: Route[] = [
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/commits',
+    params: {
       ref_name: p.string(),
       since: p.datetime(),
       until: p.datetime(),
       path: p.string(),
       all: p.boolean(),
-    });
-    const page = pageOf(ctx);
-    let starts: string[];
-    if (params.all) {
-      starts = await repo.reader.allRefCommits();
-    } else {
-      // An unknown ref lists nothing (10.8 answers an empty page, not a 404).
-      const oid = await repo.reader.resolveCommit(params.ref_name ?? (await defaultRef(repo)));
-      starts = oid ? [oid] : [];
-    }
-    const ids = await logIds(repo.reader, starts, { path: params.path, since: seconds(params.since), until: seconds(params.until) });
-    setPageHeaders(ctx, page, ids.length);
-    const pageIds = ids.slice(page.offset, page.offset + page.perPage);
-    // 10.8 runs `git log --all --reverse --skip --max-count`: git reverses after paging.
-    if (params.all) pageIds.reverse();
-    ctx.body = await Promise.all(pageIds.map(async (id) => commitBasic(await repo.reader.commit(id))));
-  });
+    },
+    summary: "List a ref's commits (or all refs'), newest first, by path and date",
+    response: { schema: 'Commit', list: true },
+    handler: async ({ ctx, deps, project, params }) => {
+      const page = pageOf(ctx);
+      const reader = repositoryOf(deps, project);
+      let starts: string[];
+      if (params.all) {
+        starts = await reader.allRefCommits();
+      } else {
+        // An unknown ref lists nothing (10.8 answers an empty page, not a 404).
+        const oid = await reader.resolveCommit(params.ref_name ?? (await defaultRef(project, reader)));
+        starts = oid ? [oid] : [];
+      }
+      const ids = await logIds(reader, starts, { path: params.path, since: seconds(params.since), until: seconds(params.until) });
+      setPageHeaders(ctx, page, ids.length);
+      const pageIds = ids.slice(page.offset, page.offset + page.perPage);
+      // 10.8 runs `git log --all --reverse --skip --max-count`: git reverses after paging.
+      if (params.all) pageIds.reverse();
+      return Promise.all(pageIds.map(async (id) => commitBasic(await reader.commit(id))));
+    },
+  }),
 
-  router.get('/projects/:id/repository/commits/:sha', async (ctx) => {
-    const repo = await loadRepository(ctx, deps);
-    const { stats } = parse(ctx, { stats: p.boolean().default(true) });
-    const oid = await repo.reader.resolveCommit(ctx.params.sha);
-    if (!oid) throw notFound('Commit');
-    const commit = await repo.reader.commit(oid);
-    ctx.body = commitDetail(commit, {
-      stats: stats ? await commitStats(repo.reader, oid) : undefined,
-      // No pipelines exist yet: no status, no last pipeline.
-      status: null,
-      lastPipeline: null,
-      projectId: repo.loaded.project.id,
-    });
-  });
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/commits/:sha',
+    params: { stats: p.boolean().default(true) },
+    summary: 'Get a commit by sha, branch or tag name, with its stats',
+    response: { schema: 'CommitDetail' },
+    handler: async ({ deps, project, path, params: { stats } }) => {
+      const reader = repositoryOf(deps, project);
+      const oid = await reader.resolveCommit(path.sha);
+      if (!oid) throw notFound('Commit');
+      const commit = await reader.commit(oid);
+      return commitDetail(commit, {
+        stats: stats ? await commitStats(reader, oid) : undefined,
+        // No pipelines exist yet: no status, no last pipeline.
+        status: null,
+        lastPipeline: null,
+        projectId: project.id,
+      });
+    },
+  }),
 
-  router.get('/projects/:id/repository/tags', async (ctx) => {
-    const repo = await loadRepository(ctx, deps);
-    const { sort, order_by } = parse(ctx, {
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/tags',
+    params: {
       sort: p.string().values(['asc', 'desc']).default('desc'),
       order_by: p.string().values(['name', 'updated']).default('updated'),
-    });
-    pageOf(ctx);
-    const tags = await repo.reader.tagRefs();
-    let sorted: TagRef[];
-    if (order_by === 'name') {
-      sorted = [...tags].sort((a, b) => compareVersions(a.name, b.name));
-    } else {
-      // By the tagged commit's date; a tag without a commit counts as "now" (last).
-      const now = Math.floor(Date.now() / 1000);
-      const dates = new Map<string, number>();
-      for (const t of tags) dates.set(t.name, (await tagCommit(repo.reader, t))?.committer.timestamp ?? now);
-      sorted = [...tags].sort((a, b) => dates.get(a.name)! - dates.get(b.name)!);
-    }
-    if (sort === 'desc') sorted.reverse();
-    const page = paginateArray(ctx, sorted);
-    ctx.body = await Promise.all(page.map(async (t) => tagEntity(t, await tagCommit(repo.reader, t))));
-  });
+    },
+    summary: "List a repository's tags (by name or by the tagged commit's date)",
+    response: { schema: 'Tag', list: true },
+    handler: async ({ ctx, deps, project, params: { sort, order_by } }) => {
+      pageOf(ctx);
+      const reader = repositoryOf(deps, project);
+      const tags = await reader.tagRefs();
+      let sorted: TagRef[];
+      if (order_by === 'name') {
+        sorted = [...tags].sort((a, b) => compareVersions(a.name, b.name));
+      } else {
+        // By the tagged commit's date; a tag without a commit counts as "now" (last).
+        const now = Math.floor(Date.now() / 1000);
+        const dates = new Map<string, number>();
+        for (const t of tags) dates.set(t.name, (await tagCommit(reader, t))?.committer.timestamp ?? now);
+        sorted = [...tags].sort((a, b) => dates.get(a.name)! - dates.get(b.name)!);
+      }
+      if (sort === 'desc') sorted.reverse();
+      const page = paginateArray(ctx, sorted);
+      return Promise.all(page.map(async (t) => tagEntity(t, await tagCommit(reader, t))));
+    },
+  }),
 
-  router.get('/projects/:id/repository/tags/:tag_name', async (ctx) => {
-    const repo = await loadRepository(ctx, deps);
-    const tag = (await repo.reader.tagRefs()).find((t) => t.name === ctx.params.tag_name);
-    if (!tag) throw notFound('Tag');
-    ctx.body = tagEntity(tag, await tagCommit(repo.reader, tag));
-  });
-
-  return router;
-}
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/tags/:tag_name',
+    summary: 'Get a tag',
+    response: { schema: 'Tag' },
+    handler: async ({ deps, project, path }) => {
+      const reader = repositoryOf(deps, project);
+      const tag = (await reader.tagRefs()).find((t) => t.name === path.tag_name);
+      if (!tag) throw notFound('Tag');
+      return tagEntity(tag, await tagCommit(reader, tag));
+    },
+  }),
+];

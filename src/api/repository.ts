@@ -1,14 +1,16 @@
 // Repository reads (GitLab 10.8 lib/api/repositories.rb and the GET half of lib/api/files.rb):
-// tree, blobs, raw blobs, files and raw files.
-import Router from '@koa/router';
+// tree, blobs, raw blobs, files and raw files. Each route declares REPOSITORY_READ: the
+// project (404) and download_code (403) are checked before any parameter.
 import type Koa from 'koa';
-import type { Deps } from '../deps.js';
+import { HANDLED, route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
-import { p, parse } from '../http/params.js';
+import { p } from '../http/params.js';
 import { pageOf, paginateArray } from '../http/pagination.js';
-import { loadRepository, defaultRef } from './repo_context.js';
+import { REPOSITORY_READ, defaultRef, repositoryOf } from './repo_context.js';
 import { lastCommitFor, pathNames } from '../git/log.js';
 import { isBinary } from '../git/commit_stats.js';
+import type { Deps } from '../deps.js';
+import type { ProjectWithNamespace } from '../store/rows.js';
 
 /** Extensions Linguist calls images; their binary blobs are served with their own type. */
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif' };
@@ -23,67 +25,100 @@ function safeContentType(data: Uint8Array, name: string | null): string {
   return IMAGE_TYPES[ext] ?? 'application/octet-stream';
 }
 
-/** `send_git_blob`: the bytes, inline. */
-function sendBlob(ctx: Koa.Context, data: Uint8Array, name: string | null): void {
+/** `send_git_blob`: the bytes, inline (the route then returns HANDLED). */
+function sendBlob(ctx: Koa.Context, data: Uint8Array, name: string | null): typeof HANDLED {
   ctx.status = 200;
   ctx.set('Content-Type', safeContentType(data, name));
   ctx.set('Content-Disposition', 'inline');
   ctx.body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return HANDLED;
 }
 
-export function repositoryRouter(deps: Deps): Router {
-  const router = new Router();
-
-  router.get('/projects/:id/repository/tree', async (ctx) => {
-    const repo = await loadRepository(ctx, deps);
-    const params = parse(ctx, { ref: p.string(), path: p.string(), recursive: p.boolean().default(false) });
-    pageOf(ctx); // page/per_page errors before any git work
-    const commitOid = await repo.reader.resolveCommit(params.ref ?? (await defaultRef(repo)));
-    if (!commitOid) throw notFound('Tree');
-    // 10.8 answered [] for a path that is not a directory; later GitLab (and the issue this
-    // implements) answer 404 Tree Not Found, which tells a client its path is wrong.
-    const names = pathNames(params.path ?? '');
-    const entries = names === null ? null : await repo.reader.tree(commitOid, names.join('/'), params.recursive);
-    if (!entries) throw notFound('Tree');
-    ctx.body = paginateArray(ctx, entries);
-  });
-
-  const blobRoute = async (ctx: Koa.Context, raw: boolean) => {
-    const repo = await loadRepository(ctx, deps);
-    const blob = await repo.reader.blobById(ctx.params.sha);
-    if (!blob) throw notFound('Blob');
-    if (raw) return sendBlob(ctx, blob.content, null);
-    ctx.body = { size: blob.content.byteLength, encoding: 'base64', content: Buffer.from(blob.content).toString('base64'), sha: blob.oid };
-  };
-  router.get('/projects/:id/repository/blobs/:sha', (ctx) => blobRoute(ctx, false));
-  router.get('/projects/:id/repository/blobs/:sha/raw', (ctx) => blobRoute(ctx, true));
-
-  /** Permission answers before `ref` is validated, as on every Wharf route. */
-  const fileRoute = async (ctx: Koa.Context, raw: boolean) => {
-    const filePath: string = ctx.params.file_path;
-    const repo = await loadRepository(ctx, deps);
-    const { ref } = parse(ctx, { ref: p.string().required() });
-    const commitOid = await repo.reader.resolveCommit(ref);
-    if (!commitOid) throw notFound('Commit');
-    const names = pathNames(filePath);
-    const blob = names && names.length ? await repo.reader.blobAt(commitOid, names.join('/')) : null;
-    if (!blob) throw notFound('File');
-    const fileName = names![names!.length - 1];
-    if (raw) return sendBlob(ctx, blob.content, fileName);
-    ctx.body = {
-      file_name: fileName,
-      file_path: filePath,
-      size: blob.content.byteLength,
-      encoding: 'base64',
-      content: Buffer.from(blob.content).toString('base64'),
-      ref,
-      blob_id: blob.oid,
-      commit_id: commitOid,
-      last_commit_id: await lastCommitFor(repo.reader, commitOid, names!.join('/')),
-    };
-  };
-  router.get('/projects/:id/repository/files/:file_path', (ctx) => fileRoute(ctx, false));
-  router.get('/projects/:id/repository/files/:file_path/raw', (ctx) => fileRoute(ctx, true));
-
-  return router;
+async function blobRoute(ctx: Koa.Context, deps: Deps, project: ProjectWithNamespace, sha: string, raw: boolean) {
+  const blob = await repositoryOf(deps, project).blobById(sha);
+  if (!blob) throw notFound('Blob');
+  if (raw) return sendBlob(ctx, blob.content, null);
+  return { size: blob.content.byteLength, encoding: 'base64', content: Buffer.from(blob.content).toString('base64'), sha: blob.oid };
 }
+
+/** A file at a ref: `ref` is validated after the permission (REPOSITORY_READ), as on every Wharf route. */
+async function fileRoute(ctx: Koa.Context, deps: Deps, project: ProjectWithNamespace, filePath: string, ref: string, raw: boolean) {
+  const reader = repositoryOf(deps, project);
+  const commitOid = await reader.resolveCommit(ref);
+  if (!commitOid) throw notFound('Commit');
+  const names = pathNames(filePath);
+  const blob = names && names.length ? await reader.blobAt(commitOid, names.join('/')) : null;
+  if (!blob) throw notFound('File');
+  const fileName = names![names!.length - 1];
+  if (raw) return sendBlob(ctx, blob.content, fileName);
+  return {
+    file_name: fileName,
+    file_path: filePath,
+    size: blob.content.byteLength,
+    encoding: 'base64',
+    content: Buffer.from(blob.content).toString('base64'),
+    ref,
+    blob_id: blob.oid,
+    commit_id: commitOid,
+    last_commit_id: await lastCommitFor(reader, commitOid, names!.join('/')),
+  };
+}
+
+export const repositoryRoutes: Route[] = [
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/tree',
+    params: { ref: p.string(), path: p.string(), recursive: p.boolean().default(false) },
+    summary: 'List the files and directories of a tree at a ref (recursive on request)',
+    response: { schema: 'TreeObject', list: true },
+    handler: async ({ ctx, deps, project, params }) => {
+      pageOf(ctx); // page/per_page errors before any git work
+      const reader = repositoryOf(deps, project);
+      const commitOid = await reader.resolveCommit(params.ref ?? (await defaultRef(project, reader)));
+      if (!commitOid) throw notFound('Tree');
+      // 10.8 answered [] for a path that is not a directory; later GitLab (and the issue this
+      // implements) answer 404 Tree Not Found, which tells a client its path is wrong.
+      const names = pathNames(params.path ?? '');
+      const entries = names === null ? null : await reader.tree(commitOid, names.join('/'), params.recursive);
+      if (!entries) throw notFound('Tree');
+      return paginateArray(ctx, entries);
+    },
+  }),
+
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/blobs/:sha',
+    summary: 'Get a blob by id (base64 content and size)',
+    response: { schema: 'Blob' },
+    handler: ({ ctx, deps, project, path }) => blobRoute(ctx, deps, project, path.sha, false),
+  }),
+
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/blobs/:sha/raw',
+    summary: "Get a blob's raw bytes by id",
+    handler: ({ ctx, deps, project, path }) => blobRoute(ctx, deps, project, path.sha, true),
+  }),
+
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/files/:file_path',
+    params: { ref: p.string().required() },
+    summary: 'Get a file at a ref (base64 content, blob and commit ids)',
+    response: { schema: 'RepositoryFile' },
+    handler: ({ ctx, deps, project, path, params }) => fileRoute(ctx, deps, project, path.file_path, params.ref, false),
+  }),
+
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: '/projects/:id/repository/files/:file_path/raw',
+    params: { ref: p.string().required() },
+    summary: "Get a file's raw bytes at a ref",
+    handler: ({ ctx, deps, project, path, params }) => fileRoute(ctx, deps, project, path.file_path, params.ref, true),
+  }),
+];

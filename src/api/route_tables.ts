@@ -8,6 +8,12 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { projectListRoutes } from './project_lists.js';
+import { projectRoutes } from './projects.js';
+import { forkRoutes } from './forks.js';
+import { repositoryRoutes } from './repository.js';
+import { commitRoutes } from './commits.js';
+import { compareRoutes } from './compare.js';
 
 export interface RouteTable {
   family: string;
@@ -20,6 +26,11 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  { family: 'projects', routes: [...projectListRoutes, ...projectRoutes] },
+  { family: 'forks', routes: forkRoutes },
+  { family: 'repository', routes: repositoryRoutes },
+  { family: 'commits', routes: commitRoutes },
+  { family: 'compare', routes: compareRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -1,7 +1,8 @@
 // The one permission vocabulary: `can(user, subject, ability)` with GitLab 10.8's ability
-// names (ProjectPolicy, IssuePolicy, MergeRequestPolicy, NotePolicy, GroupPolicy, UserPolicy).
-// Every caller outside policy/ asks here; the rule files beside it (projects.ts, issues.ts,
-// merge_requests.ts, notes.ts, groups.ts, users.ts) are its implementation.
+// names (ProjectPolicy, IssuePolicy, MergeRequestPolicy, NotePolicy, GroupPolicy,
+// NamespacePolicy, UserPolicy). Every caller outside policy/ asks here; the rule files beside
+// it (projects.ts, issues.ts, merge_requests.ts, notes.ts, groups.ts, namespaces.ts, users.ts)
+// are its implementation.
 //
 // Synchronous: a subject carries the facts its rules need, loaded once by the caller (the
 // route table's loader does it for the project or group of a route):
@@ -32,8 +33,9 @@ import {
 import { canAdminNote, canAward, canCreateNote, canRemoveAward, type NoteableFacts, type NoteFacts } from './notes.js';
 import { groupCan, type GroupAbility, type GroupFacts } from './groups.js';
 import { userCan, type UserAbility } from './users.js';
+import { namespaceCan, type NamespaceAbility, type NamespaceFacts } from './namespaces.js';
 
-export type { GroupAbility, UserAbility };
+export type { GroupAbility, NamespaceAbility, UserAbility };
 
 /** A project with the user's access to it (projectAccess()). */
 export interface ProjectSubject {
@@ -78,13 +80,18 @@ export interface GroupSubject extends GroupFacts {
   kind: 'group';
 }
 
+/** A namespace as a place for projects (namespaceFacts()): a personal namespace or a group. */
+export interface NamespaceSubject extends NamespaceFacts {
+  kind: 'namespace';
+}
+
 /** Another user. */
 export interface UserSubject {
   kind: 'user';
   user: UserRow;
 }
 
-export type Subject = ProjectSubject | IssueSubject | MergeRequestSubject | NoteSubject | AwardSubject | GroupSubject | UserSubject;
+export type Subject = ProjectSubject | IssueSubject | MergeRequestSubject | NoteSubject | AwardSubject | GroupSubject | NamespaceSubject | UserSubject;
 
 /** Abilities on a project: its own, and those of its issues and merge requests as a whole. */
 export type ProjectAbility =
@@ -113,6 +120,7 @@ export interface AbilityOf {
   note: NoteAbility;
   award: AwardAbility;
   group: GroupAbility;
+  namespace: NamespaceAbility;
   user: UserAbility;
 }
 
@@ -179,6 +187,7 @@ export function can(user: UserRow | null, subject: MergeRequestSubject, ability:
 export function can(user: UserRow | null, subject: NoteSubject, ability: NoteAbility): boolean;
 export function can(user: UserRow | null, subject: AwardSubject, ability: AwardAbility): boolean;
 export function can(user: UserRow | null, subject: GroupSubject, ability: GroupAbility): boolean;
+export function can(user: UserRow | null, subject: NamespaceSubject, ability: NamespaceAbility): boolean;
 export function can(user: UserRow | null, subject: UserSubject, ability: UserAbility): boolean;
 export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
 export function can(user: UserRow | null, subject: Subject, ability: Ability): boolean {
@@ -196,6 +205,8 @@ export function can(user: UserRow | null, subject: Subject, ability: Ability): b
       return AWARD_RULES[ability as AwardAbility](user, subject);
     case 'group':
       return groupCan(user, subject, ability as GroupAbility);
+    case 'namespace':
+      return namespaceCan(user, subject, ability as NamespaceAbility);
     case 'user':
       return userCan(user, subject.user, ability as UserAbility);
   }

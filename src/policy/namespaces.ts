@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { NO_ACCESS, OWNER } from './levels.js';
-import { groupLevel } from './groups.js';
+import { groupCan, groupLevel } from './groups.js';
 import { isAdmin as admin } from './users.js';
 
 export async function canReadNamespace(db: Conn, user: UserRow, ns: NamespaceRow): Promise<boolean> {
@@ -43,4 +43,30 @@ export async function administeredGroupIds(db: Conn, user: UserRow, groupIds: nu
     .where('m.access_level', '>=', OWNER)
     .whereNull('m.requested_at');
   return new Set(rows.map((r) => r.namespace_id));
+}
+
+/** GitLab 10.8's NamespacePolicy abilities (a group namespace answers with its GroupPolicy). */
+export type NamespaceAbility = 'create_projects';
+
+/** What a namespace decision needs: the namespace and, for a group, the user's level on it. */
+export interface NamespaceFacts {
+  namespace: NamespaceRow;
+  /** groupLevel() for a group; NO_ACCESS for a personal namespace. */
+  level: number;
+}
+
+/** Loads the facts of `namespaceCan` (one query for a group, none for a personal namespace). */
+export async function namespaceFacts(db: Conn, user: UserRow | null, namespace: NamespaceRow): Promise<NamespaceFacts> {
+  return { namespace, level: namespace.kind === 'group' ? await groupLevel(db, user, namespace) : NO_ACCESS };
+}
+
+/**
+ * The namespace rule (policy-internal: callers outside policy/ use `can()` of can.ts): a
+ * personal namespace is its owner's (and admins'); a group answers as GroupPolicy does.
+ */
+export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, ability: NamespaceAbility): boolean {
+  const ns = facts.namespace;
+  if (ns.kind === 'group') return groupCan(user, { group: ns, level: facts.level, readable: true }, ability);
+  if (admin(user)) return true;
+  return !!user && user.state !== 'blocked' && ns.owner_id === user.id;
 }

@@ -137,13 +137,20 @@ describe('GET /projects/:id/repository/archive', () => {
     expect([r.status, r.body]).to.deep.equal([404, { error: '404 Not Found' }]);
   });
 
-  it('checks access: anonymous on private 404, guest 403', async () => {
+  it('checks access: anonymous on private 404, guest 403; an unknown suffix is no route for anyone', async () => {
     const priv = await s.post('/projects', { json: { name: 'hidden', visibility: 'private' } });
     const anon = await s.get(`/projects/${priv.body.id}/repository/archive`, { token: null });
     expect([anon.status, anon.body]).to.deep.equal([404, { message: '404 Project Not Found' }]);
+    // An unknown suffix is no route at all, whoever asks (GitLab's route requirements).
+    const rar = await s.get(`/projects/${priv.body.id}/repository/archive.rar`, { token: null });
+    expect([rar.status, rar.body]).to.deep.equal([404, { error: '404 Not Found' }]);
     const g = await s.createUser('archguest');
     await insertMember(s.db, { sourceType: 'project', sourceId: priv.body.id, userId: g.user.id, accessLevel: 10 });
     const asGuest = await s.get(`/projects/${priv.body.id}/repository/archive`, { token: g.token });
     expect([asGuest.status, asGuest.body]).to.deep.equal([403, { message: '403 Forbidden' }]);
+    const zipAsGuest = await s.get(`/projects/${priv.body.id}/repository/archive.ZIP`, { token: g.token });
+    expect([zipAsGuest.status, zipAsGuest.body]).to.deep.equal([403, { message: '403 Forbidden' }]);
+    const rarAsGuest = await s.get(`/projects/${priv.body.id}/repository/archive.rar`, { token: g.token });
+    expect([rarAsGuest.status, rarAsGuest.body]).to.deep.equal([404, { error: '404 Not Found' }]);
   });
 });

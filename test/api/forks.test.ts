@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
 import { commitFiles, createBranch, repoDir } from '../helpers/projects.js';
 import { git } from '../helpers/bare_git.js';
+import { insertMember } from '../../src/services/members.js';
 
 describe('Forks', () => {
   const { s, owner, reporter, guest, stranger, admin } = useServerWithRoles();
@@ -61,6 +62,19 @@ describe('Forks', () => {
     const byId = await s.post(`/projects/${q.id}/fork`, { token: admin.token, json: { namespace: reporter.user.username } });
     expect(byId.status, byId.text).to.equal(201);
     expect(byId.body.owner.id).to.equal(reporter.user.id);
+  });
+
+  it('forks into a group only for those who may create projects there (its masters), else 404 Target Namespace', async () => {
+    const p = await project('public');
+    const g = await s.post('/groups', { token: owner.token, json: { name: 'forkers', path: 'forkers' } });
+    expect(g.status, g.text).to.equal(201);
+    await insertMember(s.db, { sourceType: 'group', sourceId: g.body.id, userId: reporter.user.id, accessLevel: 30 });
+    await insertMember(s.db, { sourceType: 'group', sourceId: g.body.id, userId: guest.user.id, accessLevel: 40 });
+    const developer = await s.post(`/projects/${p.id}/fork`, { token: reporter.token, json: { namespace: g.body.id } });
+    expect([developer.status, developer.body]).to.deep.equal([404, { message: '404 Target Namespace Not Found' }]);
+    const master = await s.post(`/projects/${p.id}/fork`, { token: guest.token, json: { namespace: 'forkers' } });
+    expect(master.status, master.text).to.equal(201);
+    expect(master.body.path_with_namespace).to.equal(`forkers/${p.name}`);
   });
 
   it('forks a project with an empty repository', async () => {
