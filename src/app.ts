@@ -9,9 +9,7 @@ import { errorMiddleware, jsonMiddleware } from './http/errors.js';
 import { authMiddleware } from './http/auth.js';
 import { healthRouter } from './api/health.js';
 import { versionRouter } from './api/version.js';
-import { usersRouter } from './api/users.js';
 import { namespacesRouter } from './api/namespaces.js';
-import { groupsRouter } from './api/groups.js';
 import { membersRouter } from './api/members.js';
 import { projectsRouter } from './api/projects.js';
 import { repositoryRouter } from './api/repository.js';
@@ -34,7 +32,7 @@ export const API_PREFIX = '/api/v4';
 
 /** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
 const API_ROUTERS = [
-  versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
+  versionRouter, namespacesRouter, membersRouter, projectsRouter,
   repositoryRouter, commitsRouter, compareRouter,
   issuesRouter,
   eventsRouter,

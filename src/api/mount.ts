@@ -45,8 +45,9 @@ async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null
       return { part: { group: subject.group, subject }, can: (a) => can(user, subject, a as never) };
     }
     case 'user': {
-      // Users are named by number only: `/users/:id` with anything else belongs to another route.
-      if (!/^\d{1,15}$/.test(ctx.params.id ?? '')) return null;
+      // Users are named by number only: `/users/:id` with anything else belongs to another route
+      // (Grape's `id: /[0-9]*/` requirement); a number too large for an id is 404 User Not Found.
+      if (!/^\d+$/.test(ctx.params.id ?? '')) return null;
       const target = await findUserById(deps.db, ctx.params.id);
       if (!target) throw notFound('User');
       return { part: { target }, can: (a) => can(user, { kind: 'user', user: target }, a as never) };

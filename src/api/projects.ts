@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { currentUser, requireAdmin, requireUser } from '../http/auth.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { given, p, parse, type Parsed } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { isAdmin } from '../policy/users.js';
@@ -21,7 +21,8 @@ import {
   createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject,
 } from '../services/projects.js';
 import { listSchema, settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
-import { mountCustomAttributes } from './custom_attributes.js';
+import { customAttributeRoutes } from './custom_attributes.js';
+import { mount } from './mount.js';
 import type { ProjectRow } from '../store/rows.js';
 
 export interface ListScope {
@@ -229,11 +230,7 @@ export function projectsRouter(deps: Deps): Router {
     ctx.body = users.map((u) => userBasic(u, deps.urls));
   });
 
-  mountCustomAttributes(router, deps, '/projects/:id', 'project', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    if (!isAdmin(loaded.user)) throw forbidden();
-    return loaded.project.id;
-  });
+  mount(router, deps, customAttributeRoutes('projects'));
 
   return router;
 }

@@ -8,6 +8,9 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { userRoutes } from './users.js';
+import { impersonationTokenRoutes } from './impersonation_tokens.js';
+import { groupRoutes } from './groups.js';
 
 export interface RouteTable {
   family: string;
@@ -20,6 +23,9 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  { family: 'users', routes: userRoutes },
+  { family: 'impersonation_tokens', routes: impersonationTokenRoutes },
+  { family: 'groups', routes: groupRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

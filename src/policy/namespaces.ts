@@ -8,6 +8,30 @@ import { NO_ACCESS, OWNER } from './levels.js';
 import { groupLevel } from './groups.js';
 import { isAdmin as admin } from './users.js';
 
+export type NamespaceAbility = 'read_namespace';
+
+/** What a namespace decision needs: the namespace and, for a group, the user's level on it. */
+export interface NamespaceFacts {
+  namespace: NamespaceRow;
+  /** groupLevel() for a group; NO_ACCESS for a personal namespace. */
+  level: number;
+}
+
+export async function namespaceFacts(db: Conn, user: UserRow | null, namespace: NamespaceRow): Promise<NamespaceFacts> {
+  return { namespace, level: namespace.kind === 'group' ? await groupLevel(db, user, namespace) : NO_ACCESS };
+}
+
+/**
+ * read_namespace (policy-internal: callers use `can()`): NamespacePolicy's owner or admin for a
+ * personal namespace; GroupPolicy's `has_access` (any membership, here or on an ancestor) for a group.
+ */
+export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, _ability: NamespaceAbility): boolean {
+  if (!user) return false;
+  if (admin(user)) return true;
+  if (facts.namespace.kind === 'user') return facts.namespace.owner_id === user.id;
+  return facts.level > NO_ACCESS;
+}
+
 export async function canReadNamespace(db: Conn, user: UserRow, ns: NamespaceRow): Promise<boolean> {
   if (admin(user)) return true;
   if (ns.kind === 'user') return ns.owner_id === user.id;
