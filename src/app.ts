@@ -8,17 +8,12 @@ import type { Deps } from './deps.js';
 import { errorMiddleware, jsonMiddleware } from './http/errors.js';
 import { authMiddleware } from './http/auth.js';
 import { healthRouter } from './api/health.js';
-import { versionRouter } from './api/version.js';
-import { namespacesRouter } from './api/namespaces.js';
-import { membersRouter } from './api/members.js';
 import { projectsRouter } from './api/projects.js';
 import { repositoryRouter } from './api/repository.js';
 import { commitsRouter } from './api/commits.js';
 import { compareRouter } from './api/compare.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { issuesRouter } from './api/issues.js';
-import { eventsRouter } from './api/events.js';
-import { todosRouter } from './api/todos.js';
 import { notesRouter } from './api/notes.js';
 import { awardEmojiRouter } from './api/award_emoji.js';
 import { issuableSocialRouter } from './api/issuable_social.js';
@@ -32,11 +27,9 @@ export const API_PREFIX = '/api/v4';
 
 /** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
 const API_ROUTERS = [
-  versionRouter, namespacesRouter, membersRouter, projectsRouter,
+  projectsRouter,
   repositoryRouter, commitsRouter, compareRouter,
   issuesRouter,
-  eventsRouter,
-  todosRouter,
   notesRouter,
   awardEmojiRouter,
   issuableSocialRouter,

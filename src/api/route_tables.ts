@@ -8,9 +8,14 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { versionRoutes } from './version.js';
 import { userRoutes } from './users.js';
 import { impersonationTokenRoutes } from './impersonation_tokens.js';
+import { namespaceRoutes } from './namespaces.js';
 import { groupRoutes } from './groups.js';
+import { memberRoutes } from './members.js';
+import { eventRoutes } from './events.js';
+import { todoRoutes } from './todos.js';
 
 export interface RouteTable {
   family: string;
@@ -23,9 +28,14 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  { family: 'version', routes: versionRoutes },
   { family: 'users', routes: userRoutes },
   { family: 'impersonation_tokens', routes: impersonationTokenRoutes },
+  { family: 'namespaces', routes: namespaceRoutes },
   { family: 'groups', routes: groupRoutes },
+  { family: 'members', routes: memberRoutes },
+  { family: 'events', routes: eventRoutes },
+  { family: 'todos', routes: todoRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -32,12 +32,6 @@ export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, _abili
   return facts.level > NO_ACCESS;
 }
 
-export async function canReadNamespace(db: Conn, user: UserRow, ns: NamespaceRow): Promise<boolean> {
-  if (admin(user)) return true;
-  if (ns.kind === 'user') return ns.owner_id === user.id;
-  return (await groupLevel(db, user, ns)) > NO_ACCESS;
-}
-
 /**
  * GET /namespaces: admins list every namespace; others their own and the groups they are a
  * direct member of (GitLab's `user.namespaces`; subgroups reached through a parent are not listed).
