@@ -8,16 +8,8 @@ import type { Deps } from './deps.js';
 import { errorMiddleware, jsonMiddleware } from './http/errors.js';
 import { authMiddleware } from './http/auth.js';
 import { healthRouter } from './api/health.js';
-import { versionRouter } from './api/version.js';
-import { usersRouter } from './api/users.js';
-import { namespacesRouter } from './api/namespaces.js';
-import { groupsRouter } from './api/groups.js';
-import { membersRouter } from './api/members.js';
-import { projectCustomAttributesRouter } from './api/projects.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { issuesRouter } from './api/issues.js';
-import { eventsRouter } from './api/events.js';
-import { todosRouter } from './api/todos.js';
 import { notesRouter } from './api/notes.js';
 import { awardEmojiRouter } from './api/award_emoji.js';
 import { issuableSocialRouter } from './api/issuable_social.js';
@@ -30,11 +22,7 @@ export const API_PREFIX = '/api/v4';
 
 /** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
 const API_ROUTERS = [
-  versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter,
-  projectCustomAttributesRouter, // until custom_attributes.ts is a route table
   issuesRouter,
-  eventsRouter,
-  todosRouter,
   notesRouter,
   awardEmojiRouter,
   issuableSocialRouter,

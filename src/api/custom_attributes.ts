@@ -1,61 +1,101 @@
-// Custom attributes (admin-only key/value pairs) of users, projects and groups:
-// GET list, GET/PUT/DELETE one key.
-import type Router from '@koa/router';
-import type Koa from 'koa';
-import type { Deps } from '../deps.js';
-import { requireAdmin } from '../http/auth.js';
+// Custom attributes (GitLab 10.8's CustomAttributesEndpoints, included by users, projects and
+// groups): admin-only key/value pairs on a subject — list, get, set (create or replace) and
+// delete one key. `customAttributeRoutes('users' | 'projects' | 'groups')` gives the four routes
+// of one subject kind, for that family's table to include.
+//
+// Wharf asks for an admin first (401 anonymous, 403 others), then finds the subject (404 User /
+// Project / Group Not Found), then the parameters. 10.8 found the subject before its
+// `authorize! :read_custom_attribute` (GlobalPolicy: admins); asking first tells a non-admin
+// nothing about the subject, not even whether it exists.
+import { route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
-import { p, parse } from '../http/params.js';
+import { p } from '../http/params.js';
+import type { Conn } from '../store/db.js';
 import { now } from '../store/time.js';
 
-type SubjectType = 'user' | 'project' | 'group';
+export type CustomAttributeSubjects = 'users' | 'projects' | 'groups';
 
-/**
- * Mounts the four routes under `base` (e.g. `/projects/:id`). `resolve` finds the subject
- * (answering 404/403 itself) and returns its id.
- */
-export function mountCustomAttributes(
-  router: Router,
-  deps: Deps,
-  base: string,
-  subjectType: SubjectType,
-  resolve: (ctx: Koa.Context) => Promise<number>,
-): void {
-  const rows = (subjectId: number) => deps.db('custom_attributes').where({ subject_type: subjectType, subject_id: subjectId });
-  const present = (r: { key: string; value: string }) => ({ key: r.key, value: r.value });
+const LOAD = { users: 'user', projects: 'project', groups: 'group' } as const;
 
-  router.get(`${base}/custom_attributes`, async (ctx) => {
-    requireAdmin(ctx);
-    const id = await resolve(ctx as unknown as Koa.Context);
-    ctx.body = (await rows(id).orderBy('key')).map(present);
-  });
+const ATTRIBUTE = { schema: 'CustomAttribute' } as const;
+const key = { key: p.string().required() };
 
-  router.get(`${base}/custom_attributes/:key`, async (ctx) => {
-    requireAdmin(ctx);
-    const id = await resolve(ctx as unknown as Koa.Context);
-    const row = await rows(id).where({ key: ctx.params.key }).first();
-    if (!row) throw notFound('Custom Attribute');
-    ctx.body = present(row);
-  });
+type SubjectType = (typeof LOAD)[CustomAttributeSubjects];
 
-  router.put(`${base}/custom_attributes/:key`, async (ctx) => {
-    requireAdmin(ctx);
-    const id = await resolve(ctx as unknown as Koa.Context);
-    const { value } = parse(ctx as unknown as Koa.Context, { value: p.string().required() });
-    const key = ctx.params.key;
-    const stamp = now();
-    await deps.db('custom_attributes')
-      .insert({ subject_type: subjectType, subject_id: id, key, value, created_at: stamp, updated_at: stamp })
-      .onConflict(['subject_type', 'subject_id', 'key'])
-      .merge({ value, updated_at: stamp });
-    ctx.body = { key, value };
-  });
+/** The loaded subject's id, whichever kind the route loaded. */
+function subjectId(req: { target?: { id: number }; project?: { id: number }; group?: { id: number } }): number {
+  const subject = req.target ?? req.project ?? req.group;
+  if (!subject) throw new Error('custom attribute route without a subject');
+  return subject.id;
+}
 
-  router.delete(`${base}/custom_attributes/:key`, async (ctx) => {
-    requireAdmin(ctx);
-    const id = await resolve(ctx as unknown as Koa.Context);
-    const removed = await rows(id).where({ key: ctx.params.key }).delete();
-    if (!removed) throw notFound('Custom Attribute');
-    ctx.status = 204;
-  });
+function rowsOf(db: Conn, type: SubjectType, id: number) {
+  return db('custom_attributes').where({ subject_type: type, subject_id: id });
+}
+
+const present = (r: { key: string; value: string }) => ({ key: r.key, value: r.value });
+
+/** The four custom attribute routes of `/<subjects>/:id`. */
+export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[] {
+  const load = LOAD[subjects];
+  const base = `/${subjects}/:id/custom_attributes`;
+  const name = `${load}'s`;
+  return [
+    route({
+      method: 'GET',
+      path: base,
+      auth: 'admin',
+      load,
+      summary: `List a ${name} custom attributes`,
+      response: { ...ATTRIBUTE, list: true },
+      handler: async (req) => (await rowsOf(req.deps.db, load, subjectId(req)).orderBy('key')).map(present),
+    }),
+
+    route({
+      method: 'GET',
+      path: `${base}/:key`,
+      auth: 'admin',
+      load,
+      params: key,
+      summary: `Get one custom attribute of a ${load}`,
+      response: ATTRIBUTE,
+      handler: async (req) => {
+        const row = await rowsOf(req.deps.db, load, subjectId(req)).where({ key: req.params.key }).first();
+        if (!row) throw notFound('Custom Attribute');
+        return present(row);
+      },
+    }),
+
+    route({
+      method: 'PUT',
+      path: `${base}/:key`,
+      auth: 'admin',
+      load,
+      params: { ...key, value: p.string().required() },
+      summary: `Set a custom attribute of a ${load}`,
+      response: ATTRIBUTE,
+      handler: async (req) => {
+        const { key: k, value } = req.params;
+        const stamp = now();
+        await req.deps.db('custom_attributes')
+          .insert({ subject_type: load, subject_id: subjectId(req), key: k, value, created_at: stamp, updated_at: stamp })
+          .onConflict(['subject_type', 'subject_id', 'key'])
+          .merge({ value, updated_at: stamp });
+        return { key: k, value };
+      },
+    }),
+
+    route({
+      method: 'DELETE',
+      path: `${base}/:key`,
+      auth: 'admin',
+      load,
+      params: key,
+      summary: `Delete a custom attribute of a ${load}`,
+      handler: async (req) => {
+        const removed = await rowsOf(req.deps.db, load, subjectId(req)).where({ key: req.params.key }).delete();
+        if (!removed) throw notFound('Custom Attribute');
+      },
+    }),
+  ];
 }

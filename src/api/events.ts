@@ -5,18 +5,16 @@
 // else is a 400 "does not have a valid value"), `before`/`after` (dates, exclusive) and
 // `sort` (asc|desc by created_at, default desc), and are paginated. Only events the viewer
 // may see are listed (src/policy/events.ts).
-import Router from '@koa/router';
 import type Koa from 'koa';
+import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import { currentUser, requireUser } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
-import { p, parseValues, rawParams, type Schema } from '../http/params.js';
+import { p, type Parsed, type Schema } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 import { EVENT_ACTION_NAMES, EVENT_TARGET_TYPES, eventsQuery, loadEventExtras, type EventRow, type EventSource } from '../finders/events.js';
 import { eventEntity } from '../entities/event.js';
-import { loadProject } from './loaders.js';
 
 const FILTERS = {
   action: p.string().values(EVENT_ACTION_NAMES as string[]),
@@ -26,39 +24,55 @@ const FILTERS = {
   sort: p.string().values(['asc', 'desc']).default('desc'),
 } satisfies Schema;
 
-export function eventsRouter(deps: Deps): Router {
-  const router = new Router();
-  const db = deps.db;
+const EVENTS = { schema: 'Event', list: true } as const;
 
-  async function render(ctx: Koa.Context, viewer: UserRow | null, source: EventSource) {
-    const v = parseValues(rawParams(ctx), FILTERS);
-    const query = eventsQuery(db, viewer, source, {
-      action: v.action ?? undefined,
-      targetType: v.target_type ?? undefined,
-      before: v.before ?? undefined,
-      after: v.after ?? undefined,
-      sort: v.sort as 'asc' | 'desc',
-    });
-    const rows = await paginate<EventRow>(ctx, db, query);
-    const extras = await loadEventExtras(db, rows);
-    ctx.body = rows.map((row) => eventEntity(row, extras, deps.urls));
-  }
-
-  router.get('/events', async (ctx) => {
-    const user = requireUser(ctx);
-    await render(ctx, user, { kind: 'user', userId: user.id });
+async function render(ctx: Koa.Context, deps: Deps, viewer: UserRow | null, source: EventSource, v: Parsed<typeof FILTERS>) {
+  const query = eventsQuery(deps.db, viewer, source, {
+    action: v.action ?? undefined,
+    targetType: v.target_type ?? undefined,
+    before: v.before ?? undefined,
+    after: v.after ?? undefined,
+    sort: v.sort as 'asc' | 'desc',
   });
-
-  router.get('/users/:id/events', async (ctx) => {
-    const subject = await findUserByIdOrUsername(db, String(ctx.params.id));
-    if (!subject) throw notFound('User');
-    await render(ctx, currentUser(ctx), { kind: 'user', userId: subject.id });
-  });
-
-  router.get('/projects/:id/events', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    await render(ctx, loaded.user, { kind: 'project', projectId: loaded.project.id });
-  });
-
-  return router;
+  const rows = await paginate<EventRow>(ctx, deps.db, query);
+  const extras = await loadEventExtras(deps.db, rows);
+  return rows.map((row) => eventEntity(row, extras, deps.urls));
 }
+
+export const eventRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/events',
+    auth: 'user',
+    params: FILTERS,
+    summary: "The signed-in user's events",
+    response: EVENTS,
+    handler: ({ ctx, deps, user, params }) => render(ctx, deps, user, { kind: 'user', userId: user.id }, params),
+  }),
+
+  // `:id` is an id or a username, so the route finds the user itself; after the parameters, as 10.8.
+  route({
+    method: 'GET',
+    path: '/users/:id/events',
+    auth: 'anonymous',
+    params: FILTERS,
+    summary: "A user's contribution events (by id or username)",
+    response: EVENTS,
+    handler: async ({ ctx, deps, user, path, params }) => {
+      const subject = await findUserByIdOrUsername(deps.db, path.id);
+      if (!subject) throw notFound('User');
+      return render(ctx, deps, user, { kind: 'user', userId: subject.id }, params);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/projects/:id/events',
+    auth: 'anonymous',
+    load: 'project',
+    params: FILTERS,
+    summary: "A project's events",
+    response: EVENTS,
+    handler: ({ ctx, deps, user, project, params }) => render(ctx, deps, user, { kind: 'project', projectId: project.id }, params),
+  }),
+];

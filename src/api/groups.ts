@@ -1,23 +1,29 @@
-// Groups: list, subgroups, single (GroupDetail), create, update, delete, custom attributes.
-// Order of checks as in GitLab 10.8: sign-in for writes, then parameters, then the group
-// (404 when invisible), then the permission (403).
-import Router from '@koa/router';
-import type Koa from 'koa';
+// Groups (GitLab 10.8 lib/api/groups.rb): list, subgroups, single (GroupDetail), create,
+// update, delete; their custom attributes come from custom_attributes.ts. Order of checks:
+// sign-in for writes, then the group (404 Group Not Found when invisible), then the permission
+// (403: admin_group), then the parameters — so nothing is said about a hidden group's request.
+// Creating checks its parameters first, then the parent (404, then create_subgroup) or, without
+// one, the global create_group.
+import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { currentUser, requireUser } from '../http/auth.js';
-import { forbidden, notFound } from '../http/errors.js';
-import { given, p, parse } from '../http/params.js';
+import { forbidden } from '../http/errors.js';
+import { given, p, type Parsed } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
+import type Koa from 'koa';
 import { VISIBILITIES, type Visibility } from '../policy/levels.js';
 import { isAdmin } from '../policy/users.js';
-import { canCreateGroup, canOnGroup, canReadGroup, canSeeGroupStatistics } from '../policy/groups.js';
-import { findGroupByIdOrPath, groupsQuery } from '../finders/groups.js';
+import { can, GLOBAL } from '../policy/can.js';
+import { groupsQuery } from '../finders/groups.js';
 import { presentGroupDetail, presentGroups } from '../entities/group.js';
 import { createGroup, deleteGroup, updateGroup } from '../services/groups.js';
-import { loadGroup } from './loaders.js';
-import { mountCustomAttributes } from './custom_attributes.js';
+import { groupSubjectOf } from './loaders.js';
+import { customAttributeRoutes } from './custom_attributes.js';
+import { whereCustomAttributes, withCustomAttributes } from './group_custom_attributes.js';
+
+const GROUP = { schema: 'Group' } as const;
+const DETAIL = { schema: 'GroupDetail' } as const;
 
 const listSchema = {
   statistics: p.boolean().default(false),
@@ -40,32 +46,10 @@ const settingsSchema = {
   share_with_group_lock: p.boolean(),
 };
 
-/** Custom attributes of the groups, for admins who asked (one query). */
-async function customAttributesOf(deps: Deps, groups: NamespaceRow[]): Promise<Map<number, { key: string; value: string }[]>> {
-  const out = new Map<number, { key: string; value: string }[]>(groups.map((g) => [g.id, []]));
-  if (!groups.length) return out;
-  const rows: { subject_id: number; key: string; value: string }[] = await deps.db('custom_attributes')
-    .where({ subject_type: 'group' })
-    .whereIn('subject_id', groups.map((g) => g.id))
-    .orderBy('key');
-  for (const r of rows) out.get(r.subject_id)?.push({ key: r.key, value: r.value });
-  return out;
-}
-
-async function withCustomAttributes(deps: Deps, groups: NamespaceRow[], rendered: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-  const attributes = await customAttributesOf(deps, groups);
-  return rendered.map((r, i) => {
-    const { statistics, ...rest } = r;
-    return { ...rest, custom_attributes: attributes.get(groups[i].id) ?? [], ...(statistics ? { statistics } : {}) };
-  });
-}
-
-/** `loadParent` (subgroups) answers its 404 before the parameters are checked. */
-async function listGroups(ctx: Koa.Context, deps: Deps, loadParent?: () => Promise<NamespaceRow>): Promise<void> {
-  const user = currentUser(ctx);
-  const parent = loadParent ? await loadParent() : undefined;
-  const v = parse(ctx, listSchema);
+/** GET /groups and GET /groups/:id/subgroups (`parent`): the groups the user may list. */
+async function listGroups(ctx: Koa.Context, deps: Deps, user: UserRow | null, v: Parsed<typeof listSchema>, parent?: NamespaceRow) {
   const admin = isAdmin(user);
+  const customAttributes = can(user, GLOBAL, 'read_custom_attribute');
   const query = groupsQuery(deps.db, user, {
     allAvailable: v.all_available ?? admin,
     owned: v.owned,
@@ -75,102 +59,110 @@ async function listGroups(ctx: Koa.Context, deps: Deps, loadParent?: () => Promi
     orderBy: v.order_by as 'name' | 'path',
     sort: v.sort as 'asc' | 'desc',
   });
-  if (admin) {
-    for (const [key, value] of Object.entries(v.custom_attributes ?? {})) {
-      query.whereExists(
-        deps.db('custom_attributes')
-          .select(deps.db.raw('1'))
-          .where({ subject_type: 'group', key, value })
-          .whereRaw('custom_attributes.subject_id = namespaces.id'),
-      );
-    }
-  }
+  if (customAttributes) whereCustomAttributes(deps.db, query, v.custom_attributes ?? {});
   const groups = await paginate<NamespaceRow>(ctx, deps.db, query);
-  const rendered = await presentGroups(deps, groups, { statistics: v.statistics && canSeeGroupStatistics(user) });
-  ctx.body = admin && v.with_custom_attributes ? await withCustomAttributes(deps, groups, rendered) : rendered;
+  // 10.8 shows statistics to admins only (`current_user.admin?`).
+  const rendered = await presentGroups(deps, groups, { statistics: v.statistics && admin });
+  return customAttributes && v.with_custom_attributes ? withCustomAttributes(deps.db, groups, rendered) : rendered;
 }
 
 async function groupDetail(deps: Deps, user: UserRow | null, group: NamespaceRow, customAttributes = false) {
   const detail = await presentGroupDetail(deps, user, group);
   if (!customAttributes) return detail;
-  const [withAttributes] = await withCustomAttributes(deps, [group], [detail]);
+  const [withAttributes] = await withCustomAttributes(deps.db, [group], [detail]);
   return withAttributes;
 }
 
-export function groupsRouter(deps: Deps): Router {
-  const router = new Router();
-
-  router.get('/groups', (ctx) => listGroups(ctx, deps));
-
-  router.post('/groups', async (ctx) => {
-    const user = requireUser(ctx);
-    const v = parse(ctx, {
-      name: p.string().required(),
-      path: p.string().required(),
-      parent_id: p.integer(),
-      ...settingsSchema,
-    });
-    let parent: NamespaceRow | null = null;
-    if (v.parent_id !== undefined && v.parent_id !== null) {
-      const found = await findGroupByIdOrPath(deps.db, String(v.parent_id));
-      if (!found || !(await canReadGroup(deps.db, user, found))) throw notFound('Group');
-      if (!(await canOnGroup(deps.db, user, found, 'create_subgroup'))) throw forbidden();
-      parent = found;
-    } else if (!canCreateGroup(user)) {
-      throw forbidden();
-    }
-    const group = await createGroup(deps, user, {
-      name: v.name,
-      path: v.path,
-      parent,
-      ...given({
-        description: v.description,
-        visibility: v.visibility as Visibility | undefined,
-        lfs_enabled: v.lfs_enabled,
-        request_access_enabled: v.request_access_enabled,
-      }),
-    });
-    ctx.status = 201;
-    ctx.body = await groupDetail(deps, user, group);
+function settings(v: { description?: string; visibility?: string; lfs_enabled?: boolean; request_access_enabled?: boolean }) {
+  return given({
+    description: v.description,
+    visibility: v.visibility as Visibility | undefined,
+    lfs_enabled: v.lfs_enabled,
+    request_access_enabled: v.request_access_enabled,
   });
-
-  router.get('/groups/:id', async (ctx) => {
-    const user = currentUser(ctx);
-    const group = await loadGroup(ctx, deps);
-    const v = parse(ctx, { with_custom_attributes: p.boolean().default(false) });
-    ctx.body = await groupDetail(deps, user, group, v.with_custom_attributes && isAdmin(user));
-  });
-
-  router.put('/groups/:id', async (ctx) => {
-    const user = requireUser(ctx);
-    const group = await loadGroup(ctx, deps);
-    if (!(await canOnGroup(deps.db, user, group, 'admin_group'))) throw forbidden();
-    const v = parse(ctx, { name: p.string(), path: p.string(), ...settingsSchema });
-    const updated = await updateGroup(deps, group, given({
-      name: v.name,
-      path: v.path,
-      description: v.description,
-      visibility: v.visibility as Visibility | undefined,
-      lfs_enabled: v.lfs_enabled,
-      request_access_enabled: v.request_access_enabled,
-    }));
-    ctx.body = await groupDetail(deps, user, updated);
-  });
-
-  router.delete('/groups/:id', async (ctx) => {
-    const user = requireUser(ctx);
-    const group = await loadGroup(ctx, deps);
-    if (!(await canOnGroup(deps.db, user, group, 'admin_group'))) throw forbidden();
-    checkUnmodifiedSince(ctx, group.updated_at);
-    await deleteGroup(deps, group, user);
-    ctx.status = 204;
-  });
-
-  router.get('/groups/:id/subgroups', async (ctx) => {
-    await listGroups(ctx, deps, () => loadGroup(ctx, deps));
-  });
-
-  mountCustomAttributes(router, deps, '/groups/:id', 'group', async (ctx) => (await loadGroup(ctx, deps)).id);
-
-  return router;
 }
+
+export const groupRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/groups',
+    auth: 'anonymous',
+    params: listSchema,
+    summary: 'List groups (all_available, owned, search, statistics for admins)',
+    response: { ...GROUP, list: true },
+    handler: ({ ctx, deps, user, params }) => listGroups(ctx, deps, user, params),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/groups',
+    auth: 'user',
+    params: { name: p.string().required(), path: p.string().required(), parent_id: p.integer(), ...settingsSchema },
+    summary: 'Create a group (a subgroup with parent_id)',
+    response: DETAIL,
+    handler: async ({ deps, user, params: v }) => {
+      let parent: NamespaceRow | null = null;
+      if (v.parent_id !== undefined && v.parent_id !== null) {
+        const subject = await groupSubjectOf(deps, user, String(v.parent_id));
+        if (!can(user, subject, 'create_subgroup')) throw forbidden();
+        parent = subject.group;
+      } else if (!can(user, GLOBAL, 'create_group')) {
+        throw forbidden();
+      }
+      const group = await createGroup(deps, user, { name: v.name, path: v.path, parent, ...settings(v) });
+      return groupDetail(deps, user, group);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/groups/:id',
+    auth: 'anonymous',
+    load: 'group',
+    params: { with_custom_attributes: p.boolean().default(false) },
+    summary: 'Get a group with its projects (GroupDetail)',
+    response: DETAIL,
+    handler: ({ deps, user, group, params: v }) => groupDetail(deps, user, group, v.with_custom_attributes && can(user, GLOBAL, 'read_custom_attribute')),
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/groups/:id',
+    auth: 'user',
+    load: 'group',
+    ability: 'admin_group',
+    params: { name: p.string(), path: p.string(), ...settingsSchema },
+    summary: 'Update a group',
+    response: DETAIL,
+    handler: async ({ deps, user, group, params: v }) => {
+      const updated = await updateGroup(deps, group, { ...given({ name: v.name, path: v.path }), ...settings(v) });
+      return groupDetail(deps, user, updated);
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/groups/:id',
+    auth: 'user',
+    load: 'group',
+    ability: 'admin_group',
+    summary: 'Delete a group with its subgroups and projects',
+    handler: async ({ ctx, deps, user, group }) => {
+      checkUnmodifiedSince(ctx, group.updated_at);
+      await deleteGroup(deps, group, user);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/groups/:id/subgroups',
+    auth: 'anonymous',
+    load: 'group',
+    params: listSchema,
+    summary: "List a group's subgroups",
+    response: { ...GROUP, list: true },
+    handler: ({ ctx, deps, user, group, params }) => listGroups(ctx, deps, user, params, group),
+  }),
+
+  ...customAttributeRoutes('groups'),
+];

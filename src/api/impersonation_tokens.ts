@@ -1,37 +1,38 @@
-// Impersonation tokens (admins only): personal access tokens an admin makes for a user, listed,
-// shown and revoked here. The secret is only in the answer that creates the token.
-import Router from '@koa/router';
-import type Koa from 'koa';
+// Impersonation tokens (admins only, GitLab 10.8 lib/api/users.rb): personal access tokens an
+// admin makes for a user, listed, shown and revoked here. The secret is only in the answer that
+// creates the token. As in 10.8: admin first (a before filter), then the parameters (`user_id`
+// is an integer: `/users/alice/impersonation_tokens` is 400 "user_id is invalid"), then the
+// user (404 User Not Found), then the token (404 Impersonation Token Not Found).
+import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
 import type { TokenRow, UserRow } from '../store/rows.js';
-import { requireAdmin } from '../http/auth.js';
 import { notFound, validationError } from '../http/errors.js';
-import { p, type Parsed, type Schema } from '../http/params.js';
+import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findUserById } from '../finders/users.js';
 import { impersonationToken } from '../entities/token.js';
 import { createToken, TOKEN_SCOPES } from '../services/tokens.js';
 import { now } from '../store/time.js';
-import { parseOrdered } from './user_params.js';
 
 const BASE = '/users/:user_id/impersonation_tokens';
+const TOKEN = { schema: 'ImpersonationToken' } as const;
+const userId = { user_id: p.integer().required() };
+const tokenId = { ...userId, impersonation_token_id: p.integer().required() };
 
-/** Admin first (a before filter in GitLab), then the parameters, then the user. */
-async function begin<S extends Schema>(ctx: Koa.Context, deps: Deps, schema: S): Promise<{ user: UserRow; v: Parsed<S> }> {
-  requireAdmin(ctx);
-  const v = parseOrdered(ctx, { user_id: p.integer().required(), ...schema }, {}, ctx.params);
-  const user = await findUserById(deps.db, ctx.params.user_id);
+/** The user of `user_id` (declared by the route, so already an integer), or 404 User Not Found. */
+async function userOf(deps: Deps, id: number): Promise<UserRow> {
+  const user = await findUserById(deps.db, id);
   if (!user) throw notFound('User');
-  return { user, v: v as Parsed<S> };
+  return user;
 }
 
 function tokensOf(deps: Deps, user: UserRow) {
   return deps.db('personal_access_tokens').where({ user_id: user.id, impersonation: true });
 }
 
-async function loadToken(deps: Deps, user: UserRow, id: number): Promise<TokenRow> {
-  const token: TokenRow | undefined = await tokensOf(deps, user).where({ id }).first();
+async function tokenOf(deps: Deps, userIdValue: number, id: number): Promise<TokenRow> {
+  const token: TokenRow | undefined = await tokensOf(deps, await userOf(deps, userIdValue)).where({ id }).first();
   if (!token) throw notFound('Impersonation Token');
   return token;
 }
@@ -43,55 +44,72 @@ function scopeErrors(scopes: string[] | undefined): Record<string, string[]> {
   return {};
 }
 
-export function impersonationTokensRouter(deps: Deps): Router {
-  const router = new Router();
-  const today = () => now().slice(0, 10);
+const today = () => now().slice(0, 10);
 
-  router.get(BASE, async (ctx) => {
-    const { user, v } = await begin(ctx, deps, {
+export const impersonationTokenRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: BASE,
+    auth: 'admin',
+    params: {
+      ...userId,
       page: p.integer(),
       per_page: p.integer(),
       state: p.string().values(['all', 'active', 'inactive']).default('all'),
-    });
-    const q = tokensOf(deps, user).orderBy('id', 'asc');
-    // A token is inactive once revoked or from its expiry day on.
-    if (v.state === 'active') q.where('revoked', false).where((w) => w.whereNull('expires_at').orWhere('expires_at', '>', today()));
-    if (v.state === 'inactive') q.where((w) => w.where('revoked', true).orWhere('expires_at', '<=', today()));
-    const rows = await paginate<TokenRow>(ctx, deps.db, q);
-    ctx.body = rows.map((t) => impersonationToken(t));
-  });
+    },
+    summary: "List a user's impersonation tokens (state all, active or inactive)",
+    response: { ...TOKEN, list: true },
+    handler: async ({ ctx, deps, params: v }) => {
+      const q = tokensOf(deps, await userOf(deps, v.user_id)).orderBy('id', 'asc');
+      // A token is inactive once revoked or from its expiry day on.
+      if (v.state === 'active') q.where('revoked', false).where((w) => w.whereNull('expires_at').orWhere('expires_at', '>', today()));
+      if (v.state === 'inactive') q.where((w) => w.where('revoked', true).orWhere('expires_at', '<=', today()));
+      return (await paginate<TokenRow>(ctx, deps.db, q)).map((t) => impersonationToken(t));
+    },
+  }),
 
-  router.post(BASE, async (ctx) => {
-    const { user, v } = await begin(ctx, deps, {
-      name: p.string().required(),
-      expires_at: p.date(),
-      scopes: p.array(p.string()),
-    });
-    const errors = scopeErrors(v.scopes);
-    if (Object.keys(errors).length) throw validationError(errors);
-    const { row, token } = await createToken(deps.db, {
-      userId: user.id,
-      name: v.name,
-      scopes: v.scopes!,
-      expiresAt: v.expires_at ?? null,
-      impersonation: true,
-    });
-    ctx.status = 201;
-    ctx.body = impersonationToken(row, token);
-  });
+  route({
+    method: 'POST',
+    path: BASE,
+    auth: 'admin',
+    params: { ...userId, name: p.string().required(), expires_at: p.date(), scopes: p.array(p.string()) },
+    summary: 'Create an impersonation token (its secret is only in this answer)',
+    response: TOKEN,
+    handler: async ({ deps, params: v }) => {
+      const user = await userOf(deps, v.user_id);
+      const errors = scopeErrors(v.scopes);
+      if (Object.keys(errors).length) throw validationError(errors);
+      const { row, token } = await createToken(deps.db, {
+        userId: user.id,
+        name: v.name,
+        scopes: v.scopes!,
+        expiresAt: v.expires_at ?? null,
+        impersonation: true,
+      });
+      return impersonationToken(row, token);
+    },
+  }),
 
-  router.get(`${BASE}/:impersonation_token_id`, async (ctx) => {
-    const { user, v } = await begin(ctx, deps, { impersonation_token_id: p.integer().required() });
-    ctx.body = impersonationToken(await loadToken(deps, user, v.impersonation_token_id));
-  });
+  route({
+    method: 'GET',
+    path: `${BASE}/:impersonation_token_id`,
+    auth: 'admin',
+    params: tokenId,
+    summary: 'Get an impersonation token',
+    response: TOKEN,
+    handler: async ({ deps, params: v }) => impersonationToken(await tokenOf(deps, v.user_id, v.impersonation_token_id)),
+  }),
 
-  router.delete(`${BASE}/:impersonation_token_id`, async (ctx) => {
-    const { user, v } = await begin(ctx, deps, { impersonation_token_id: p.integer().required() });
-    const token = await loadToken(deps, user, v.impersonation_token_id);
-    checkUnmodifiedSince(ctx, token.updated_at);
-    await deps.db('personal_access_tokens').where({ id: token.id }).update({ revoked: true, updated_at: now() });
-    ctx.status = 204;
-  });
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: `${BASE}/:impersonation_token_id`,
+    auth: 'admin',
+    params: tokenId,
+    summary: 'Revoke an impersonation token',
+    handler: async ({ ctx, deps, params: v }) => {
+      const token = await tokenOf(deps, v.user_id, v.impersonation_token_id);
+      checkUnmodifiedSince(ctx, token.updated_at);
+      await deps.db('personal_access_tokens').where({ id: token.id }).update({ revoked: true, updated_at: now() });
+    },
+  }),
+];

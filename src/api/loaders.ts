@@ -64,9 +64,14 @@ export async function loadGroup(ctx: Koa.Context, deps: Deps, param = 'id'): Pro
 
 /** The group of `ctx.params.id` as a policy subject (the user's level on it), readable, or 404. */
 export async function loadGroupSubject(ctx: Koa.Context, deps: Deps, param = 'id'): Promise<GroupSubject> {
-  const group = await findGroupByIdOrPath(deps.db, decodeParam(ctx.params[param]));
+  return groupSubjectOf(deps, currentUser(ctx), decodeParam(ctx.params[param]));
+}
+
+/** The group of an id or full path as a policy subject, readable by `user`, or 404 Group Not Found. */
+export async function groupSubjectOf(deps: Deps, user: UserRow | null, idOrPath: string): Promise<GroupSubject> {
+  const group = await findGroupByIdOrPath(deps.db, idOrPath);
   if (!group) throw notFound('Group');
-  const facts = await groupFacts(deps.db, currentUser(ctx), group);
+  const facts = await groupFacts(deps.db, user, group);
   if (!facts.readable) throw notFound('Group');
   return { kind: 'group', ...facts };
 }

@@ -1,23 +1,23 @@
-// Members of groups and projects: list, one, add, change, remove — the same five routes under
-// /groups/:id and /projects/:id. As in GitLab 10.8: sign-in first, then parameters, then the
-// source (404 when invisible), then the permission (403). Reading needs only to see the source;
-// adding and changing need admin_group (owner) / admin_project (master); removing needs
-// that or to be the member yourself, and a group's last owner stays.
-import Router from '@koa/router';
-import type Koa from 'koa';
+// Members of groups and projects (GitLab 10.8 lib/api/members.rb): list, one, add, change,
+// remove — the same five routes under /groups/:id and /projects/:id. Sign-in first, then the
+// source (404 when invisible), then the permission (403), then the parameters. Reading needs
+// only to see the source; adding and changing need admin_group (owner) / admin_project
+// (master); changing and removing one membership also ask the member policy
+// (update_/destroy_group_member, update_/destroy_project_member: a group's last owner and a
+// personal project's owner stay; anyone may leave), inside the write's transaction.
+import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
 import type { MemberRow, UserRow } from '../store/rows.js';
-import { requireUser } from '../http/auth.js';
 import { forbidden, recordNotFound } from '../http/errors.js';
-import { coerceDateTime, coerceString, p, Param, parseValues, rawParams, type Schema, type Parsed } from '../http/params.js';
+import { coerceDateTime, coerceString, p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { canOnGroup } from '../policy/groups.js';
-import { canOnGroupMember, canOnProjectMember, type MemberAction } from '../policy/members.js';
+import { can, type GroupSubject } from '../policy/can.js';
+import { groupMemberFacts } from '../policy/members.js';
 import { findMember, membersQuery, type SourceType } from '../finders/members.js';
 import { presentMember, presentMembers } from '../entities/member.js';
 import { addMember, removeMember, updateMember, type MemberGuard } from '../services/members.js';
-import { loadGroup, loadProject } from './loaders.js';
+import type { LoadedProject } from './loaders.js';
 
 /** A date, or a full timestamp of which the date as written is kept (GitLab stores a date). */
 const expiresAt = () =>
@@ -26,118 +26,134 @@ const expiresAt = () =>
     return coerceString(raw).trim().slice(0, 10);
   });
 
-/** A membership source as the routes need it: its id, who may manage it, and the removal rules. */
+const MEMBER = { schema: 'Member' } as const;
+const userId = { user_id: p.integer().required() };
+const level = { ...userId, access_level: p.integer().required(), expires_at: expiresAt() };
+
+/** A membership source as the routes need it: its id, and the member policy for a write. */
 interface Source {
   type: SourceType;
   id: number;
-  /** admin_group / admin_project: add and change members. */
-  canAdmin(): Promise<boolean>;
   /** The member policy, asked inside the write transaction. */
-  guard(action: MemberAction): MemberGuard;
+  guard(action: 'update' | 'destroy'): MemberGuard;
 }
 
-async function loadSource(ctx: Koa.Context, deps: Deps, type: SourceType, user: UserRow): Promise<Source> {
-  if (type === 'group') {
-    const group = await loadGroup(ctx, deps);
+type SourceRequest = { user: UserRow } & ({ loaded: LoadedProject } | { subject: GroupSubject });
+
+function sourceOf(req: SourceRequest): Source {
+  const { user } = req;
+  if ('loaded' in req) {
+    const { project, access } = req.loaded;
     return {
-      type,
-      id: group.id,
-      canAdmin: () => canOnGroup(deps.db, user, group, 'admin_group'),
-      guard: (action) => async (tx, member) => {
-        if (!(await canOnGroupMember(tx, user, group, member, action))) throw forbidden();
+      type: 'project',
+      id: project.id,
+      guard: (action) => async (_tx, member) => {
+        if (!can(user, { kind: 'project_member', project, access, member }, `${action}_project_member`)) throw forbidden();
       },
     };
   }
-  const loaded = await loadProject(ctx, deps);
+  const { group } = req.subject;
   return {
-    type,
-    id: loaded.project.id,
-    canAdmin: async () => loaded.can('admin_project'),
-    guard: (action) => async (_tx, member) => {
-      if (!canOnProjectMember(user, loaded.project, loaded.access, member, action)) throw forbidden();
+    type: 'group',
+    id: group.id,
+    guard: (action) => async (tx, member) => {
+      if (!can(user, { kind: 'group_member', ...(await groupMemberFacts(tx, user, group, member)) }, `${action}_group_member`)) throw forbidden();
     },
   };
 }
 
-/** Parameters with the route's `user_id`, which wins over one in the body (as in Grape). */
-function parseWithUserId<S extends Schema>(ctx: Koa.Context, schema: S): Parsed<S> {
-  const raw = rawParams(ctx);
-  if (ctx.params.user_id !== undefined) raw.user_id = ctx.params.user_id;
-  return parseValues(raw, schema);
-}
-
-async function memberOf(deps: Deps, source: Source, userId: number): Promise<MemberRow> {
-  const member = await findMember(deps.db, source.type, source.id, userId);
+async function memberOf(deps: Deps, source: Source, id: number): Promise<MemberRow> {
+  const member = await findMember(deps.db, source.type, source.id, id);
   if (!member) throw recordNotFound();
   return member;
 }
 
-export function membersRouter(deps: Deps): Router {
-  const router = new Router();
+/** The five routes of one source type. */
+function sourceRoutes(type: SourceType): Route[] {
+  const base = `/${type}s/:id/members`;
+  const admin = type === 'group' ? 'admin_group' : 'admin_project';
+  return [
+    route({
+      method: 'GET',
+      path: base,
+      auth: 'user',
+      load: type,
+      params: { query: p.string() },
+      summary: `List a ${type}'s direct members`,
+      response: { ...MEMBER, list: true },
+      handler: async (req) => {
+        const { id } = sourceOf(req);
+        return presentMembers(req.deps, await paginate<MemberRow>(req.ctx, req.deps.db, membersQuery(req.deps.db, type, id, req.params.query)));
+      },
+    }),
 
-  for (const type of ['group', 'project'] as const) {
-    const base = `/${type}s/:id/members`;
+    route({
+      method: 'GET',
+      path: `${base}/:user_id`,
+      auth: 'user',
+      load: type,
+      params: userId,
+      summary: `Get a member of a ${type}`,
+      response: MEMBER,
+      handler: async (req) => presentMember(req.deps, await memberOf(req.deps, sourceOf(req), req.params.user_id)),
+    }),
 
-    router.get(base, async (ctx) => {
-      const user = requireUser(ctx);
-      const source = await loadSource(ctx, deps, type, user);
-      const v = parseWithUserId(ctx, { query: p.string() });
-      const rows = await paginate<MemberRow>(ctx, deps.db, membersQuery(deps.db, type, source.id, v.query));
-      ctx.body = await presentMembers(deps, rows);
-    });
+    route({
+      method: 'POST',
+      path: base,
+      auth: 'user',
+      load: type,
+      ability: admin,
+      params: level,
+      summary: `Add a member to a ${type}`,
+      response: MEMBER,
+      handler: async (req) => {
+        const v = req.params;
+        const member = await addMember(req.deps.db, {
+          sourceType: type,
+          sourceId: sourceOf(req).id,
+          userId: v.user_id,
+          accessLevel: v.access_level,
+          expiresAt: v.expires_at ?? null,
+          createdById: req.user.id,
+        });
+        return presentMember(req.deps, member);
+      },
+    }),
 
-    router.get(`${base}/:user_id`, async (ctx) => {
-      const user = requireUser(ctx);
-      const source = await loadSource(ctx, deps, type, user);
-      const v = parseWithUserId(ctx, { user_id: p.integer().required() });
-      ctx.body = await presentMember(deps, await memberOf(deps, source, v.user_id));
-    });
+    route({
+      method: 'PUT',
+      path: `${base}/:user_id`,
+      auth: 'user',
+      load: type,
+      ability: admin,
+      params: level,
+      summary: `Change a ${type} member's level or expiry date`,
+      response: MEMBER,
+      handler: async (req) => {
+        const source = sourceOf(req);
+        const v = req.params;
+        const member = await memberOf(req.deps, source, v.user_id);
+        const updated = await updateMember(req.deps.db, member, { accessLevel: v.access_level, expiresAt: v.expires_at }, source.guard('update'));
+        return presentMember(req.deps, updated);
+      },
+    }),
 
-    router.post(base, async (ctx) => {
-      const user = requireUser(ctx);
-      const source = await loadSource(ctx, deps, type, user);
-      if (!(await source.canAdmin())) throw forbidden();
-      const v = parseWithUserId(ctx, {
-        user_id: p.integer().required(),
-        access_level: p.integer().required(),
-        expires_at: expiresAt(),
-      });
-      const member = await addMember(deps.db, {
-        sourceType: type,
-        sourceId: source.id,
-        userId: v.user_id,
-        accessLevel: v.access_level,
-        expiresAt: v.expires_at ?? null,
-        createdById: user.id,
-      });
-      ctx.status = 201;
-      ctx.body = await presentMember(deps, member);
-    });
-
-    router.put(`${base}/:user_id`, async (ctx) => {
-      const user = requireUser(ctx);
-      const source = await loadSource(ctx, deps, type, user);
-      if (!(await source.canAdmin())) throw forbidden();
-      const v = parseWithUserId(ctx, {
-        user_id: p.integer().required(),
-        access_level: p.integer().required(),
-        expires_at: expiresAt(),
-      });
-      const member = await memberOf(deps, source, v.user_id);
-      const updated = await updateMember(deps.db, member, { accessLevel: v.access_level, expiresAt: v.expires_at }, source.guard('update'));
-      ctx.body = await presentMember(deps, updated);
-    });
-
-    router.delete(`${base}/:user_id`, async (ctx) => {
-      const user = requireUser(ctx);
-      const source = await loadSource(ctx, deps, type, user);
-      const v = parseWithUserId(ctx, { user_id: p.integer().required() });
-      const member = await memberOf(deps, source, v.user_id);
-      checkUnmodifiedSince(ctx, member.updated_at);
-      await removeMember(deps.db, member, source.guard('destroy'));
-      ctx.status = 204;
-    });
-  }
-
-  return router;
+    route({
+      method: 'DELETE',
+      path: `${base}/:user_id`,
+      auth: 'user',
+      load: type,
+      params: userId,
+      summary: `Remove a member of a ${type} (or leave it)`,
+      handler: async (req) => {
+        const source = sourceOf(req);
+        const member = await memberOf(req.deps, source, req.params.user_id);
+        checkUnmodifiedSince(req.ctx, member.updated_at);
+        await removeMember(req.deps.db, member, source.guard('destroy'));
+      },
+    }),
+  ];
 }
+
+export const memberRoutes: Route[] = [...sourceRoutes('group'), ...sourceRoutes('project')];

@@ -33,9 +33,12 @@ function authenticate(ctx: Koa.Context, r: Route): UserRow | null {
 
 type Loaded = { part: Record<string, unknown>; can: (ability: Ability) => boolean };
 
-/** Users are named by number only: `/users/:id` with anything else belongs to another route. */
+/**
+ * Users are named by number only: `/users/:id` with anything else belongs to another route
+ * (Grape's digits-only `id` requirement); a number too large for an id is 404 User Not Found.
+ */
 function notThisRoute(ctx: Koa.Context, r: Route): boolean {
-  return r.load === 'user' && !/^\d{1,15}$/.test(ctx.params.id ?? '');
+  return r.load === 'user' && !/^\d+$/.test(ctx.params.id ?? '');
 }
 
 /** Step 2: the route's subject and the ability check bound to it. */

@@ -2,8 +2,6 @@
 // for someone else), update, delete, archive, star, share, users. Lists are in
 // project_lists.ts, forks in forks.ts. Writes need a signed-in user (Grape's
 // `authenticate_non_get!`); the ability each needs on the project is declared on its route.
-import Router from '@koa/router';
-import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { HANDLED, route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
@@ -13,7 +11,6 @@ import { isAdmin } from '../policy/users.js';
 import { PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
 import { groupFacts } from '../policy/groups.js';
 import { can } from '../policy/can.js';
-import { loadProject } from './loaders.js';
 import { findUserById } from '../finders/users.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
 import { containsPattern, findProjectByIdOrPath } from '../finders/projects.js';
@@ -21,7 +18,6 @@ import { presentProject } from '../entities/project.js';
 import { userBasic } from '../entities/user.js';
 import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
-import { mountCustomAttributes } from './custom_attributes.js';
 
 const PROJECT = { schema: 'Project' } as const;
 
@@ -238,18 +234,3 @@ export const projectRoutes: Route[] = [
     },
   }),
 ];
-
-/**
- * The project's custom attributes, still mounted by custom_attributes.ts's router helper
- * (that file is being turned into a route table separately): admins only (401/403 first),
- * then the project (404), then GitLab's admin_custom_attributes.
- */
-export function projectCustomAttributesRouter(deps: Deps): Router {
-  const router = new Router();
-  mountCustomAttributes(router, deps, '/projects/:id', 'project', async (ctx) => {
-    const loaded = await loadProject(ctx, deps);
-    loaded.authorize('admin_custom_attributes');
-    return loaded.project.id;
-  });
-  return router;
-}

@@ -10,10 +10,19 @@ import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
 import { projectListRoutes } from './project_lists.js';
 import { projectRoutes } from './projects.js';
+import { customAttributeRoutes } from './custom_attributes.js';
 import { forkRoutes } from './forks.js';
 import { repositoryRoutes } from './repository.js';
 import { commitRoutes } from './commits.js';
 import { compareRoutes } from './compare.js';
+import { versionRoutes } from './version.js';
+import { userRoutes } from './users.js';
+import { impersonationTokenRoutes } from './impersonation_tokens.js';
+import { namespaceRoutes } from './namespaces.js';
+import { groupRoutes } from './groups.js';
+import { memberRoutes } from './members.js';
+import { eventRoutes } from './events.js';
+import { todoRoutes } from './todos.js';
 
 export interface RouteTable {
   family: string;
@@ -26,11 +35,19 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
-  { family: 'projects', routes: [...projectListRoutes, ...projectRoutes] },
+  { family: 'projects', routes: [...projectListRoutes, ...projectRoutes, ...customAttributeRoutes('projects')] },
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },
   { family: 'commits', routes: commitRoutes },
   { family: 'compare', routes: compareRoutes },
+  { family: 'version', routes: versionRoutes },
+  { family: 'users', routes: userRoutes },
+  { family: 'impersonation_tokens', routes: impersonationTokenRoutes },
+  { family: 'namespaces', routes: namespaceRoutes },
+  { family: 'groups', routes: groupRoutes },
+  { family: 'members', routes: memberRoutes },
+  { family: 'events', routes: eventRoutes },
+  { family: 'todos', routes: todoRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

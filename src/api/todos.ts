@@ -6,106 +6,125 @@
 // - POST /projects/:id/issues/:issue_iid/todo and .../merge_requests/:merge_request_iid/todo:
 //   a `marked` to-do for the caller, 201; 304 with no body when they already have a pending
 //   one on it; a target they cannot read is "404 Not found".
-import Router from '@koa/router';
 import type Koa from 'koa';
+import { HANDLED, route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import { requireUser } from '../http/auth.js';
 import { recordNotFound } from '../http/errors.js';
-import { p, parseValues, rawParams } from '../http/params.js';
+import { p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { findTodo, todosQuery, type TodoFilters, type TodoRow } from '../finders/todos.js';
-import { findIssue } from '../finders/issues.js';
+import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import { presentTodos } from '../entities/todo.js';
-import { canReadTodoTarget } from '../policy/todos.js';
+import { can } from '../policy/can.js';
 import { markTodo, markUserTodosDone, type TodoTarget } from '../services/todos.js';
-import { loadProject } from './loaders.js';
 
-function text(raw: unknown): string | undefined {
-  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
-}
-
-function filtersOf(ctx: Koa.Context): TodoFilters {
-  const raw = rawParams(ctx);
-  return {
-    action: text(raw.action),
-    actionId: text(raw.action_id),
-    authorId: text(raw.author_id),
-    projectId: text(raw.project_id),
-    state: text(raw.state),
-    type: text(raw.type),
-  };
-}
-
-export function todosRouter(deps: Deps): Router {
-  const router = new Router();
-  const db = deps.db;
-
-  async function presentOne(user: UserRow, id: number) {
-    const row = await findTodo(db, user, id);
-    if (!row) throw recordNotFound();
-    return (await presentTodos(deps, user, [row]))[0];
-  }
-
-  router.get('/todos', async (ctx) => {
-    const user = requireUser(ctx);
-    const { query } = await todosQuery(db, user, filtersOf(ctx));
-    const rows = await paginate<TodoRow>(ctx, db, query);
-    ctx.body = await presentTodos(deps, user, rows);
+/** A filter passed on as it came (10.8 declares none: TodosFinder reads the raw value); the last of repeated ones. */
+const text = () =>
+  new Param<string | undefined>((raw) => {
+    const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
   });
 
-  router.post('/todos/mark_as_done', async (ctx) => {
-    const user = requireUser(ctx);
-    const { query } = await todosQuery(db, user, filtersOf(ctx));
-    const ids = (await query.clearSelect().clearOrder().select('t.id')).map((r: { id: number }) => r.id);
-    if (ids.length) await db.transaction((tx) => markUserTodosDone(tx, user.id, ids));
-    ctx.status = 204;
+const FILTERS = { action: text(), action_id: text(), author_id: text(), project_id: text(), state: text(), type: text() };
+const TODO = { schema: 'Todo' } as const;
+
+function filtersOf(v: { [K in keyof typeof FILTERS]?: string | null }): TodoFilters {
+  const f = (value: string | null | undefined) => value ?? undefined;
+  return { action: f(v.action), actionId: f(v.action_id), authorId: f(v.author_id), projectId: f(v.project_id), state: f(v.state), type: f(v.type) };
+}
+
+async function presentOne(deps: Deps, user: UserRow, id: number) {
+  const row = await findTodo(deps.db, user, id);
+  if (!row) throw recordNotFound();
+  return (await presentTodos(deps, user, [row]))[0];
+}
+
+/** Marks the target for the user: 201 with the to-do, or 304 with no body when one is pending. */
+async function mark(ctx: Koa.Context, deps: Deps, user: UserRow, target: TodoTarget) {
+  const id = await deps.db.transaction((tx) => markTodo(tx, user, target));
+  if (id === null) {
+    ctx.status = 304;
     ctx.body = null;
-  });
-
-  router.post('/todos/:id/mark_as_done', async (ctx) => {
-    const user = requireUser(ctx);
-    const { id } = parseValues({ id: ctx.params.id }, { id: p.integer().required() });
-    await db.transaction((tx) => markUserTodosDone(tx, user.id, [id]));
-    ctx.status = 201;
-    ctx.body = await presentOne(user, id);
-  });
-
-  async function mark(ctx: Koa.Context, user: UserRow, target: TodoTarget) {
-    const id = await db.transaction((tx) => markTodo(tx, user, target));
-    if (id === null) {
-      ctx.status = 304;
-      ctx.body = null;
-      return;
-    }
-    ctx.status = 201;
-    ctx.body = await presentOne(user, id);
+    return HANDLED;
   }
-
-  router.post('/projects/:id/issues/:issue_iid/todo', async (ctx) => {
-    const user = requireUser(ctx);
-    const loaded = await loadProject(ctx, deps);
-    const { issue_iid: iid } = parseValues({ issue_iid: ctx.params.issue_iid }, { issue_iid: p.integer().required() });
-    const issue = await findIssue(db, loaded.project.id, iid);
-    if (!issue) throw recordNotFound();
-    const assignees: { user_id: number }[] = await db('issue_assignees').where({ issue_id: issue.id }).select('user_id');
-    const facts = { type: 'Issue' as const, confidential: issue.confidential, author_id: issue.author_id, assigneeIds: assignees.map((a) => a.user_id) };
-    if (!(await canReadTodoTarget(db, user, loaded.project, facts))) throw recordNotFound();
-    await mark(ctx, user, { type: 'Issue', id: issue.id, projectId: loaded.project.id });
-  });
-
-  router.post('/projects/:id/merge_requests/:merge_request_iid/todo', async (ctx) => {
-    const user = requireUser(ctx);
-    const loaded = await loadProject(ctx, deps);
-    const { merge_request_iid: iid } = parseValues({ merge_request_iid: ctx.params.merge_request_iid }, { merge_request_iid: p.integer().required() });
-    const mr = await findMergeRequest(db, loaded.project.id, iid);
-    if (!mr) throw recordNotFound();
-    const facts = { type: 'MergeRequest' as const, author_id: mr.author_id, assignee_id: mr.assignee_id };
-    if (!(await canReadTodoTarget(db, user, loaded.project, facts))) throw recordNotFound();
-    await mark(ctx, user, { type: 'MergeRequest', id: mr.id, projectId: loaded.project.id });
-  });
-
-  return router;
+  return presentOne(deps, user, id);
 }
+
+export const todoRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/todos',
+    auth: 'user',
+    params: FILTERS,
+    summary: "The user's to-dos (pending by default)",
+    response: { ...TODO, list: true },
+    handler: async ({ ctx, deps, user, params }) => {
+      const { query } = await todosQuery(deps.db, user, filtersOf(params));
+      return presentTodos(deps, user, await paginate<TodoRow>(ctx, deps.db, query));
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/todos/mark_as_done',
+    auth: 'user',
+    params: FILTERS,
+    summary: 'Mark every pending to-do of the list done',
+    handler: async ({ deps, user, params }) => {
+      const { query } = await todosQuery(deps.db, user, filtersOf(params));
+      const ids = (await query.clearSelect().clearOrder().select('t.id')).map((r: { id: number }) => r.id);
+      if (ids.length) await deps.db.transaction((tx) => markUserTodosDone(tx, user.id, ids));
+    },
+    status: 204,
+  }),
+
+  route({
+    method: 'POST',
+    path: '/todos/:id/mark_as_done',
+    auth: 'user',
+    params: { id: p.integer().required() },
+    summary: 'Mark one of your to-dos done',
+    response: TODO,
+    handler: async ({ deps, user, params: { id } }) => {
+      await deps.db.transaction((tx) => markUserTodosDone(tx, user.id, [id]));
+      return presentOne(deps, user, id);
+    },
+  }),
+
+  // A target the user may not read is "404 Not found", as 10.8's finders answer.
+  route({
+    method: 'POST',
+    path: '/projects/:id/issues/:issue_iid/todo',
+    auth: 'user',
+    load: 'project',
+    params: { issue_iid: p.integer().required() },
+    summary: 'Add a to-do for the user on an issue (304 when one is pending)',
+    response: TODO,
+    handler: async ({ ctx, deps, user, project, access, params }) => {
+      const issue = await findIssue(deps.db, project.id, params.issue_iid);
+      if (!issue) throw recordNotFound();
+      const facts = { confidential: issue.confidential, author_id: issue.author_id, assigneeIds: await assigneeIdsOf(deps.db, issue.id) };
+      if (!can(user, { kind: 'issue', project, access, issue: facts }, 'read_issue')) throw recordNotFound();
+      return mark(ctx, deps, user, { type: 'Issue', id: issue.id, projectId: project.id });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/merge_requests/:merge_request_iid/todo',
+    auth: 'user',
+    load: 'project',
+    params: { merge_request_iid: p.integer().required() },
+    summary: 'Add a to-do for the user on a merge request (304 when one is pending)',
+    response: TODO,
+    handler: async ({ ctx, deps, user, project, access, params }) => {
+      const mr = await findMergeRequest(deps.db, project.id, params.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      const facts = { author_id: mr.author_id, assignee_id: mr.assignee_id };
+      if (!can(user, { kind: 'merge_request', project, access, mergeRequest: facts }, 'read_merge_request')) throw recordNotFound();
+      return mark(ctx, deps, user, { type: 'MergeRequest', id: mr.id, projectId: project.id });
+    },
+  }),
+];

@@ -1,50 +1,10 @@
-// Parameter schemas of the users API, and Grape's declaration-order error messages for the
-// rules (at_least_one_of, all_or_none_of) that sit between parameters.
-import type Koa from 'koa';
-import { ApiError, paramError } from '../http/errors.js';
-import { p, parseValues, rawParams, type Parsed, type Schema } from '../http/params.js';
+// Parameter schemas and rules of the users API (GitLab 10.8 lib/api/users.rb). Grape checks
+// `at_least_one_of` and `all_or_none_of` where they are declared, between parameters: the
+// rules' `after` keeps their messages in that order.
+import { p, type Rules } from '../http/params.js';
 import { USER_ORDERS } from '../finders/users.js';
 
-type Check = (raw: Record<string, unknown>) => string | null;
-
-export function atLeastOneOf(...names: string[]): Check {
-  return (raw) =>
-    names.some((n) => raw[n] !== undefined) ? null : `${names.join(', ')} are missing, at least one parameter must be provided`;
-}
-
-export function allOrNoneOf(...names: string[]): Check {
-  return (raw) => {
-    const present = names.filter((n) => raw[n] !== undefined).length;
-    return present === 0 || present === names.length ? null : `${names.join(', ')} provide all or none of parameters`;
-  };
-}
-
-/**
- * Like parse(), but runs `checks[name]` right after parameter `name`, so that every message
- * comes in the order GitLab declares it. `route` holds path parameters (`user_id`, ...).
- */
-export function parseOrdered<S extends Schema>(
-  ctx: Koa.Context,
-  schema: S,
-  checks: Partial<Record<keyof S & string, Check>> = {},
-  route: Record<string, unknown> = {},
-): Parsed<S> {
-  const raw = { ...rawParams(ctx), ...route };
-  const out: Record<string, unknown> = {};
-  const errors: string[] = [];
-  for (const [name, param] of Object.entries(schema)) {
-    try {
-      Object.assign(out, parseValues(raw, { [name]: param }));
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      errors.push((err.body as { error: string }).error);
-    }
-    const message = checks[name as keyof S & string]?.(raw);
-    if (message) errors.push(message);
-  }
-  if (errors.length) throw paramError([...new Set(errors)].join(', '));
-  return out as Parsed<S>;
-}
+const externIdentity = { allOrNoneOf: ['extern_uid', 'provider'] };
 
 /** The profile attributes POST and PUT /users share (GitLab's `optional_attributes`). */
 export const profileSchema = {
@@ -105,3 +65,11 @@ export const updateSchema = {
   username: p.string(),
   ...profileSchema,
 };
+
+/** 10.8 declares all_or_none_of after created_before. */
+export const listRules: Rules = { after: { created_before: externIdentity } };
+
+/** at_least_one_of after skip_confirmation; all_or_none_of at the end (optional_attributes). */
+export const createRules: Rules = { after: { skip_confirmation: { atLeastOneOf: ['password', 'reset_password'] } }, ...externIdentity };
+
+export const updateRules: Rules = externIdentity;

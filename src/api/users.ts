@@ -1,150 +1,173 @@
-// Users: the current user, the user list and single users, and (admins) creating, updating,
-// deleting, blocking and unblocking users; their custom attributes and impersonation tokens.
-// Authentication and permission answer before parameters are validated (GitLab 10.8 checked
-// admin rights after its parameter validation; Wharf never tells a non-admin what is wrong
-// with a request it may not make anyway).
-import Router from '@koa/router';
+// Users (GitLab 10.8 lib/api/users.rb): the current user, the user list and single users, and
+// (admins) creating, updating, deleting, blocking and unblocking users; their custom attributes
+// (custom_attributes.ts) and impersonation tokens (impersonation_tokens.ts) are their own tables.
+// Authentication and the admin check answer before parameters are validated (GitLab 10.8
+// checked admin rights after its parameter validation; Wharf never tells a non-admin what is
+// wrong with a request it may not make anyway). `:id` is digits only (Grape's requirement):
+// `/users/alice` is no route (404 Not Found), an unknown number is 404 User Not Found.
 import type Koa from 'koa';
-import type { Deps } from '../deps.js';
-import type { UserRow } from '../store/rows.js';
-import { currentUser, requireAdmin, requireUser } from '../http/auth.js';
-import { ApiError, forbidden, notFound } from '../http/errors.js';
+import { HANDLED, route, type Route } from './route.js';
+import { requireAdmin } from '../http/auth.js';
+import { forbidden, notFound } from '../http/errors.js';
 import { given, p, rawParams } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findUserById, usersQuery, type UserOrder } from '../finders/users.js';
+import type { UserRow } from '../store/rows.js';
+import { usersQuery, type UserOrder } from '../finders/users.js';
 import { presentUser, presentUsers } from '../entities/user.js';
-import { canListUsers, isAdmin } from '../policy/users.js';
+import { can, GLOBAL } from '../policy/can.js';
+import { isAdmin } from '../policy/users.js';
 import { createUser, setUserState, updateUser } from '../services/users.js';
 import { deleteUser } from '../services/user_deletion.js';
-import { allOrNoneOf, atLeastOneOf, createSchema, customAttributesSchema, listSchema, parseOrdered, updateSchema } from './user_params.js';
-import { mountCustomAttributes } from './custom_attributes.js';
-import { impersonationTokensRouter } from './impersonation_tokens.js';
-
-/** `:id` of the users routes is digits only; anything else is not a route (404 error body). */
-function isId(id: string): boolean {
-  return /^\d+$/.test(id);
-}
-
-async function loadUser(deps: Deps, id: string): Promise<UserRow> {
-  const user = await findUserById(deps.db, id);
-  if (!user) throw notFound('User');
-  return user;
-}
+import { customAttributeRoutes } from './custom_attributes.js';
+import { createRules, createSchema, customAttributesSchema, listRules, listSchema, updateRules, updateSchema } from './user_params.js';
 
 function present(value: unknown): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
 /** A bare JSON `true`/`false` body (block and unblock). */
-function jsonScalar(ctx: Koa.Context, status: number, value: boolean): void {
+function jsonScalar(ctx: Koa.Context, status: number, value: boolean): typeof HANDLED {
   ctx.status = status;
   ctx.body = JSON.stringify(value);
   ctx.set('Content-Type', 'application/json');
+  return HANDLED;
 }
 
-export function usersRouter(deps: Deps): Router {
-  const router = new Router();
-  const { db, urls } = deps;
+const USER_ID = '/users/:id';
 
-  router.get('/user', async (ctx) => {
-    const user = requireUser(ctx);
-    ctx.body = await presentUser(db, urls, user, user.admin ? 'admin' : 'public');
-  });
+export const userRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/user',
+    auth: 'user',
+    summary: 'The signed-in user (UserWithAdmin for admins)',
+    response: { schema: 'UserPublic' },
+    handler: ({ deps, user }) => presentUser(deps.db, deps.urls, user, user.admin ? 'admin' : 'public'),
+  }),
 
-  router.get('/users', async (ctx) => {
-    const viewer = currentUser(ctx);
-    const v = parseOrdered(ctx, listSchema, { created_before: allOrNoneOf('extern_uid', 'provider') });
-    const byIdentity = present(v.extern_uid) && present(v.provider);
-    if (v.external || byIdentity) requireAdmin(ctx);
-    if (!canListUsers(viewer, v.username)) throw forbidden('Not authorized to access /api/v4/users');
-    // Admin-only filters and orders are ignored for everyone else, as GitLab drops them.
-    const admin = isAdmin(viewer);
-    const twoFactor = rawParams(ctx).two_factor;
-    const query = usersQuery(db, {
-      username: v.username,
-      search: v.search,
-      active: v.active,
-      blocked: v.blocked,
-      external: v.external,
-      hideExternal: !admin,
-      externalIdentity: byIdentity,
-      createdAfter: admin ? v.created_after : undefined,
-      createdBefore: admin ? v.created_before : undefined,
-      twoFactor: admin && typeof twoFactor === 'string' ? twoFactor : undefined,
-      customAttributes: admin ? v.custom_attributes : undefined,
-      order: admin ? { by: v.order_by as UserOrder, sort: v.sort as 'asc' | 'desc' } : undefined,
-    });
-    const rows = await paginate<UserRow>(ctx, db, query);
-    ctx.body = await presentUsers(db, urls, rows, admin ? 'admin' : 'basic', { customAttributes: admin && v.with_custom_attributes });
-  });
+  route({
+    method: 'GET',
+    path: '/users',
+    auth: 'anonymous',
+    params: listSchema,
+    rules: listRules,
+    summary: 'List users (UserWithAdmin for admins; the anonymous only by username)',
+    response: { schema: 'UserBasic', list: true },
+    handler: async ({ ctx, deps, user: viewer, params: v }) => {
+      const byIdentity = present(v.extern_uid) && present(v.provider);
+      // 10.8's `authenticated_as_admin!` for these filters only.
+      if (v.external || byIdentity) requireAdmin(ctx);
+      // 10.8's endpoint: the anonymous must name one username (an exact match: 0 or 1 users).
+      if (!can(viewer, GLOBAL, 'read_users_list') || (!viewer && !present(v.username))) {
+        throw forbidden('Not authorized to access /api/v4/users');
+      }
+      // Admin-only filters and orders are ignored for everyone else, as GitLab drops them.
+      const admin = isAdmin(viewer);
+      const twoFactor = rawParams(ctx).two_factor; // undeclared in 10.8 CE; read as it came
+      const customAttributes = can(viewer, GLOBAL, 'read_custom_attribute');
+      const query = usersQuery(deps.db, {
+        username: v.username,
+        search: v.search,
+        active: v.active,
+        blocked: v.blocked,
+        external: v.external,
+        hideExternal: !admin,
+        externalIdentity: byIdentity,
+        createdAfter: admin ? v.created_after : undefined,
+        createdBefore: admin ? v.created_before : undefined,
+        twoFactor: admin && typeof twoFactor === 'string' ? twoFactor : undefined,
+        customAttributes: customAttributes ? v.custom_attributes : undefined,
+        order: admin ? { by: v.order_by as UserOrder, sort: v.sort as 'asc' | 'desc' } : undefined,
+      });
+      const rows = await paginate<UserRow>(ctx, deps.db, query);
+      return presentUsers(deps.db, deps.urls, rows, admin ? 'admin' : 'basic', { customAttributes: customAttributes && v.with_custom_attributes });
+    },
+  }),
 
-  router.get('/users/:id', async (ctx, next) => {
-    if (!isId(ctx.params.id)) return next();
-    const v = parseOrdered(ctx, customAttributesSchema);
-    const user = await loadUser(deps, ctx.params.id);
-    const admin = isAdmin(currentUser(ctx));
-    ctx.body = await presentUser(db, urls, user, admin ? 'admin' : 'user', { customAttributes: admin && v.with_custom_attributes });
-  });
+  route({
+    method: 'GET',
+    path: USER_ID,
+    auth: 'anonymous',
+    load: 'user',
+    params: customAttributesSchema,
+    summary: 'Get a user (UserWithAdmin for admins)',
+    response: { schema: 'User' },
+    handler: ({ deps, user: viewer, target, can: canOnTarget, params: v }) => {
+      // 10.8 answers 404, not 403, for a user one may not read.
+      if (!canOnTarget('read_user')) throw notFound('User');
+      const view = isAdmin(viewer) ? 'admin' : 'user';
+      return presentUser(deps.db, deps.urls, target, view, { customAttributes: v.with_custom_attributes && can(viewer, GLOBAL, 'read_custom_attribute') });
+    },
+  }),
 
-  router.post('/users', async (ctx) => {
-    requireAdmin(ctx);
-    const v = parseOrdered(ctx, createSchema, {
-      skip_confirmation: atLeastOneOf('password', 'reset_password'),
-      external: allOrNoneOf('extern_uid', 'provider'),
-    });
-    const user = await createUser(deps, {
-      ...profile(v),
-      email: v.email,
-      username: v.username,
-      name: v.name,
-      password: v.password,
-      resetPassword: v.reset_password,
-      skipConfirmation: v.skip_confirmation,
-    });
-    ctx.status = 201;
-    ctx.body = await presentUser(db, urls, user, 'public');
-  });
+  route({
+    method: 'POST',
+    path: '/users',
+    auth: 'admin',
+    params: createSchema,
+    rules: createRules,
+    summary: 'Create a user',
+    response: { schema: 'UserPublic' },
+    handler: async ({ deps, params: v }) => {
+      const user = await createUser(deps, {
+        ...profile(v),
+        email: v.email,
+        username: v.username,
+        name: v.name,
+        password: v.password,
+        resetPassword: v.reset_password,
+        skipConfirmation: v.skip_confirmation,
+      });
+      return presentUser(deps.db, deps.urls, user, 'public');
+    },
+  }),
 
-  router.put('/users/:id', async (ctx, next) => {
-    if (!isId(ctx.params.id)) return next();
-    requireAdmin(ctx);
-    const user = await loadUser(deps, ctx.params.id);
-    const v = parseOrdered(ctx, updateSchema, { external: allOrNoneOf('extern_uid', 'provider') });
-    const updated = await updateUser(deps, user, {
-      ...profile(v),
-      ...given({ email: v.email, username: v.username, name: v.name, password: v.password }),
-    });
-    ctx.body = await presentUser(db, urls, updated, 'public');
-  });
+  route({
+    method: 'PUT',
+    path: USER_ID,
+    auth: 'admin',
+    load: 'user',
+    params: updateSchema,
+    rules: updateRules,
+    summary: 'Update a user',
+    response: { schema: 'UserPublic' },
+    handler: async ({ deps, target, params: v }) => {
+      const updated = await updateUser(deps, target, {
+        ...profile(v),
+        ...given({ email: v.email, username: v.username, name: v.name, password: v.password }),
+      });
+      return presentUser(deps.db, deps.urls, updated, 'public');
+    },
+  }),
 
-  router.delete('/users/:id', async (ctx, next) => {
-    if (!isId(ctx.params.id)) return next();
-    requireAdmin(ctx);
-    const user = await loadUser(deps, ctx.params.id);
-    const v = parseOrdered(ctx, { hard_delete: p.boolean() });
-    checkUnmodifiedSince(ctx, user.updated_at);
-    await deleteUser(deps, user, { hardDelete: v.hard_delete });
-    ctx.status = 204;
-  });
+  route({
+    method: 'DELETE',
+    path: USER_ID,
+    auth: 'admin',
+    load: 'user',
+    params: { hard_delete: p.boolean() },
+    summary: 'Delete a user (hard_delete also removes their contributions)',
+    handler: async ({ ctx, deps, target, params: v }) => {
+      checkUnmodifiedSince(ctx, target.updated_at);
+      await deleteUser(deps, target, { hardDelete: v.hard_delete });
+    },
+  }),
 
-  for (const [action, state] of [['block', 'blocked'], ['unblock', 'active']] as const) {
-    router.post(`/users/:id/${action}`, async (ctx, next) => {
-      if (!isId(ctx.params.id)) return next();
-      requireAdmin(ctx);
-      const user = await loadUser(deps, ctx.params.id);
-      jsonScalar(ctx, 201, await setUserState(db, user, state));
-    });
-  }
+  ...(['block', 'unblock'] as const).map((action) =>
+    route({
+      method: 'POST',
+      path: `${USER_ID}/${action}`,
+      auth: 'admin',
+      load: 'user',
+      summary: `${action === 'block' ? 'Block' : 'Unblock'} a user (answers true, or false when nothing changed)`,
+      response: { schema: 'boolean' },
+      handler: async ({ ctx, deps, target }) => jsonScalar(ctx, 201, await setUserState(deps.db, target, action === 'block' ? 'blocked' : 'active')),
+    }),
+  ),
 
-  mountCustomAttributes(router, deps, '/users/:id', 'user', async (ctx) => {
-    if (!isId(ctx.params.id)) throw new ApiError(404, { error: '404 Not Found' });
-    return (await loadUser(deps, ctx.params.id)).id;
-  });
-
-  router.use(impersonationTokensRouter(deps).routes());
-  return router;
-}
+  ...customAttributeRoutes('users'),
+];
 
 /** The optional profile attributes a request gave (external identities are not kept). */
 function profile(v: {

@@ -1,16 +1,16 @@
-// GET /version: clients call it to recognise the server.
-import Router from '@koa/router';
-import type { Deps } from '../deps.js';
-import { requireUser } from '../http/auth.js';
+// GET /version (GitLab 10.8 lib/api/version.rb): signed-in clients call it to recognise the server.
+import { route, type Route } from './route.js';
 
 export const VERSION = '10.8.7-wharf';
 export const REVISION = 'wharf';
 
-export function versionRouter(_deps: Deps): Router {
-  const router = new Router();
-  router.get('/version', (ctx) => {
-    requireUser(ctx);
-    ctx.body = { version: VERSION, revision: REVISION };
-  });
-  return router;
-}
+export const versionRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/version',
+    auth: 'user',
+    summary: 'The server version',
+    response: { schema: 'Version' },
+    handler: () => ({ version: VERSION, revision: REVISION }),
+  }),
+];

@@ -139,6 +139,13 @@ export interface Rules {
   atLeastOneOf?: string[];
   /** No two of these may be present together. */
   mutuallyExclusive?: string[][];
+  /** Either all of these are present or none. */
+  allOrNoneOf?: string[];
+  /**
+   * Rules Grape declares between parameters: `after[name]` is checked right after parameter
+   * `name`, so that its message comes in declaration order among the others.
+   */
+  after?: Record<string, Rules>;
 }
 
 function isBlank(v: unknown): boolean {
@@ -161,36 +168,53 @@ export function parseValues<S extends Schema>(raw: Record<string, unknown>, sche
   const out: Record<string, unknown> = {};
   const errors: string[] = [];
   for (const [name, param] of Object.entries(schema)) {
-    const value = raw[name];
-    if (value === undefined) {
-      if (param.isRequired && param.fallback === undefined) errors.push(`${name} is missing`);
-      else out[name] = param.fallback;
-      continue;
-    }
-    if (!param.blankAllowed && isBlank(value)) {
-      errors.push(`${name} is empty`);
-      continue;
-    }
-    try {
-      const coerced = value === null ? null : param.coerce(value);
-      if (param.allowed && coerced !== null && !valueAllowed(coerced, param.allowed)) {
-        throw new Invalid('does not have a valid value');
-      }
-      out[name] = coerced;
-    } catch (err) {
-      if (!(err instanceof Invalid)) throw err;
-      errors.push(`${name} ${err.reason}`);
-    }
+    const error = parseOne(raw, name, param, out);
+    if (error) errors.push(error);
+    const after = rules.after?.[name];
+    if (after) errors.push(...ruleErrors(raw, after));
   }
-  for (const group of rules.mutuallyExclusive ?? []) {
-    const given = group.filter((n) => raw[n] !== undefined);
-    if (given.length > 1) errors.push(`${given.join(', ')} are mutually exclusive`);
-  }
-  if (rules.atLeastOneOf && !rules.atLeastOneOf.some((n) => raw[n] !== undefined)) {
-    errors.push(`${rules.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
-  }
+  errors.push(...ruleErrors(raw, rules));
   if (errors.length) throw paramError(errors.join(', '));
   return out as Parsed<S>;
+}
+
+/** Sets `out[name]` from `raw`, or answers the parameter's error message. */
+function parseOne(raw: Record<string, unknown>, name: string, param: Param<unknown, boolean>, out: Record<string, unknown>): string | null {
+  const value = raw[name];
+  if (value === undefined) {
+    if (param.isRequired && param.fallback === undefined) return `${name} is missing`;
+    out[name] = param.fallback;
+    return null;
+  }
+  if (!param.blankAllowed && isBlank(value)) return `${name} is empty`;
+  try {
+    const coerced = value === null ? null : param.coerce(value);
+    if (param.allowed && coerced !== null && !valueAllowed(coerced, param.allowed)) {
+      throw new Invalid('does not have a valid value');
+    }
+    out[name] = coerced;
+    return null;
+  } catch (err) {
+    if (!(err instanceof Invalid)) throw err;
+    return `${name} ${err.reason}`;
+  }
+}
+
+function ruleErrors(raw: Record<string, unknown>, rules: Rules): string[] {
+  const errors: string[] = [];
+  const present = (n: string) => raw[n] !== undefined;
+  for (const group of rules.mutuallyExclusive ?? []) {
+    const given = group.filter(present);
+    if (given.length > 1) errors.push(`${given.join(', ')} are mutually exclusive`);
+  }
+  if (rules.atLeastOneOf && !rules.atLeastOneOf.some(present)) {
+    errors.push(`${rules.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
+  }
+  const some = rules.allOrNoneOf?.filter(present).length ?? 0;
+  if (rules.allOrNoneOf && some > 0 && some < rules.allOrNoneOf.length) {
+    errors.push(`${rules.allOrNoneOf.join(', ')} provide all or none of parameters`);
+  }
+  return errors;
 }
 
 function valueAllowed(value: unknown, allowed: readonly unknown[]): boolean {

@@ -1,8 +1,9 @@
 // The one permission vocabulary: `can(user, subject, ability)` with GitLab 10.8's ability
-// names (ProjectPolicy, IssuePolicy, MergeRequestPolicy, NotePolicy, GroupPolicy,
-// NamespacePolicy, UserPolicy). Every caller outside policy/ asks here; the rule files beside
-// it (projects.ts, issues.ts, merge_requests.ts, notes.ts, groups.ts, namespaces.ts, users.ts)
-// are its implementation.
+// names (ProjectPolicy, IssuePolicy, MergeRequestPolicy, NotePolicy, GroupPolicy, UserPolicy,
+// GroupMemberPolicy, ProjectMemberPolicy, NamespacePolicy, GlobalPolicy).
+// Every caller outside policy/ asks here; the rule files beside it (projects.ts, issues.ts,
+// merge_requests.ts, notes.ts, groups.ts, users.ts, members.ts, namespaces.ts, global.ts) are
+// its implementation.
 //
 // Synchronous: a subject carries the facts its rules need, loaded once by the caller (the
 // route table's loader does it for the project or group of a route):
@@ -15,7 +16,7 @@
 // Not abilities, and so not here: branch protection (BranchRules in branches.ts, which needs
 // the branch), the "no vote on what you authored" rule of awards (canAward in notes.ts, the
 // Awardable model's rule in GitLab), and list scopes (the where… query builders).
-import type { Flag, ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { Flag, MemberRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { refusedOnArchived } from './archived.js';
 import { projectCan, type ProjectAccess, type ProjectLevelAbility } from './projects.js';
 import { canAdminIssues, canCreateIssue, canDestroyIssue, canReadIssue, canReadIssues, canUpdateIssue, type IssueFacts } from './issues.js';
@@ -33,9 +34,11 @@ import {
 import { canAdminNote, canAward, canCreateNote, canRemoveAward, type NoteableFacts, type NoteFacts } from './notes.js';
 import { groupCan, type GroupAbility, type GroupFacts } from './groups.js';
 import { userCan, type UserAbility } from './users.js';
+import { groupMemberCan, projectMemberCan, type GroupMemberAbility, type GroupMemberFacts, type ProjectMemberAbility } from './members.js';
 import { namespaceCan, type NamespaceAbility, type NamespaceFacts } from './namespaces.js';
+import { globalCan, type GlobalAbility } from './global.js';
 
-export type { GroupAbility, NamespaceAbility, UserAbility };
+export type { GroupAbility, UserAbility, GroupMemberAbility, ProjectMemberAbility, NamespaceAbility, GlobalAbility };
 
 /** A project with the user's access to it (projectAccess()). */
 export interface ProjectSubject {
@@ -80,7 +83,7 @@ export interface GroupSubject extends GroupFacts {
   kind: 'group';
 }
 
-/** A namespace as a place for projects (namespaceFacts()): a personal namespace or a group. */
+/** A personal namespace or a group seen as a namespace (namespaceFacts()). */
 export interface NamespaceSubject extends NamespaceFacts {
   kind: 'namespace';
 }
@@ -91,7 +94,38 @@ export interface UserSubject {
   user: UserRow;
 }
 
-export type Subject = ProjectSubject | IssueSubject | MergeRequestSubject | NoteSubject | AwardSubject | GroupSubject | NamespaceSubject | UserSubject;
+/** A group membership (groupMemberFacts()). */
+export interface GroupMemberSubject extends GroupMemberFacts {
+  kind: 'group_member';
+}
+
+/** A project membership, with the user's access to the project. */
+export interface ProjectMemberSubject {
+  kind: 'project_member';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  member: MemberRow;
+}
+
+/** The instance itself: GitLab's GlobalPolicy (`can(user, GLOBAL, 'create_group')`). */
+export interface GlobalSubject {
+  kind: 'global';
+}
+
+export const GLOBAL: GlobalSubject = { kind: 'global' };
+
+export type Subject =
+  | ProjectSubject
+  | IssueSubject
+  | MergeRequestSubject
+  | NoteSubject
+  | AwardSubject
+  | GroupSubject
+  | UserSubject
+  | GroupMemberSubject
+  | ProjectMemberSubject
+  | NamespaceSubject
+  | GlobalSubject;
 
 /** Abilities on a project: its own, and those of its issues and merge requests as a whole. */
 export type ProjectAbility =
@@ -120,8 +154,11 @@ export interface AbilityOf {
   note: NoteAbility;
   award: AwardAbility;
   group: GroupAbility;
-  namespace: NamespaceAbility;
   user: UserAbility;
+  group_member: GroupMemberAbility;
+  project_member: ProjectMemberAbility;
+  namespace: NamespaceAbility;
+  global: GlobalAbility;
 }
 
 export type Ability = AbilityOf[keyof AbilityOf];
@@ -187,8 +224,11 @@ export function can(user: UserRow | null, subject: MergeRequestSubject, ability:
 export function can(user: UserRow | null, subject: NoteSubject, ability: NoteAbility): boolean;
 export function can(user: UserRow | null, subject: AwardSubject, ability: AwardAbility): boolean;
 export function can(user: UserRow | null, subject: GroupSubject, ability: GroupAbility): boolean;
-export function can(user: UserRow | null, subject: NamespaceSubject, ability: NamespaceAbility): boolean;
 export function can(user: UserRow | null, subject: UserSubject, ability: UserAbility): boolean;
+export function can(user: UserRow | null, subject: GroupMemberSubject, ability: GroupMemberAbility): boolean;
+export function can(user: UserRow | null, subject: ProjectMemberSubject, ability: ProjectMemberAbility): boolean;
+export function can(user: UserRow | null, subject: NamespaceSubject, ability: NamespaceAbility): boolean;
+export function can(user: UserRow | null, subject: GlobalSubject, ability: GlobalAbility): boolean;
 export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
 export function can(user: UserRow | null, subject: Subject, ability: Ability): boolean {
   if ('project' in subject && refusedOnArchived(subject.project, ability)) return false;
@@ -205,10 +245,16 @@ export function can(user: UserRow | null, subject: Subject, ability: Ability): b
       return AWARD_RULES[ability as AwardAbility](user, subject);
     case 'group':
       return groupCan(user, subject, ability as GroupAbility);
-    case 'namespace':
-      return namespaceCan(user, subject, ability as NamespaceAbility);
     case 'user':
       return userCan(user, subject.user, ability as UserAbility);
+    case 'group_member':
+      return groupMemberCan(user, subject, ability as GroupMemberAbility);
+    case 'project_member':
+      return projectMemberCan(user, subject.project, subject.access, subject.member, ability as ProjectMemberAbility);
+    case 'namespace':
+      return namespaceCan(user, subject, ability as NamespaceAbility);
+    case 'global':
+      return globalCan(user, ability as GlobalAbility);
   }
 }
 

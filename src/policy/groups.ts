@@ -138,19 +138,6 @@ export async function canOnGroup(db: Conn, user: UserRow | null, group: Namespac
   return groupCan(user, { group, level: await groupLevel(db, user, group), readable: true }, ability);
 }
 
-/**
- * May the user create a top-level group? GitLab asks only the user's `can_create_group` flag
- * (admins included: an admin without the flag is refused too).
- */
-export function canCreateGroup(user: UserRow | null): boolean {
-  return !!user && user.state === 'active' && !!user.can_create_group;
-}
-
-/** Group statistics (storage sizes) are shown to admins only. */
-export function canSeeGroupStatistics(user: UserRow | null): boolean {
-  return isAdmin(user);
-}
-
 /** May the user create a project in this namespace? Their own, or a group where they are master+. */
 export async function canCreateProjectIn(db: Conn, user: UserRow, namespace: NamespaceRow): Promise<boolean> {
   if (namespace.kind === 'user') return namespace.owner_id === user.id || isAdmin(user);

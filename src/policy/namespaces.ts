@@ -8,10 +8,38 @@ import { NO_ACCESS, OWNER } from './levels.js';
 import { groupCan, groupLevel } from './groups.js';
 import { isAdmin as admin } from './users.js';
 
-export async function canReadNamespace(db: Conn, user: UserRow, ns: NamespaceRow): Promise<boolean> {
+/** GitLab 10.8's NamespacePolicy abilities (a group namespace answers create_projects with its GroupPolicy). */
+export type NamespaceAbility = 'read_namespace' | 'create_projects';
+
+/** What a namespace decision needs: the namespace and, for a group, the user's level on it. */
+export interface NamespaceFacts {
+  namespace: NamespaceRow;
+  /** groupLevel() for a group; NO_ACCESS for a personal namespace. */
+  level: number;
+}
+
+export async function namespaceFacts(db: Conn, user: UserRow | null, namespace: NamespaceRow): Promise<NamespaceFacts> {
+  return { namespace, level: namespace.kind === 'group' ? await groupLevel(db, user, namespace) : NO_ACCESS };
+}
+
+/**
+ * The namespace rules (policy-internal: callers use `can()`):
+ * - read_namespace: NamespacePolicy's owner or admin for a personal namespace; GroupPolicy's
+ *   `has_access` (any membership, here or on an ancestor) for a group;
+ * - create_projects: a personal namespace is its owner's (and admins'); a group answers as
+ *   GroupPolicy does.
+ */
+export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, ability: NamespaceAbility): boolean {
+  const ns = facts.namespace;
+  if (ability === 'create_projects') {
+    if (ns.kind === 'group') return groupCan(user, { group: ns, level: facts.level, readable: true }, ability);
+    if (admin(user)) return true;
+    return !!user && user.state !== 'blocked' && ns.owner_id === user.id;
+  }
+  if (!user) return false;
   if (admin(user)) return true;
   if (ns.kind === 'user') return ns.owner_id === user.id;
-  return (await groupLevel(db, user, ns)) > NO_ACCESS;
+  return facts.level > NO_ACCESS;
 }
 
 /**
@@ -43,30 +71,4 @@ export async function administeredGroupIds(db: Conn, user: UserRow, groupIds: nu
     .where('m.access_level', '>=', OWNER)
     .whereNull('m.requested_at');
   return new Set(rows.map((r) => r.namespace_id));
-}
-
-/** GitLab 10.8's NamespacePolicy abilities (a group namespace answers with its GroupPolicy). */
-export type NamespaceAbility = 'create_projects';
-
-/** What a namespace decision needs: the namespace and, for a group, the user's level on it. */
-export interface NamespaceFacts {
-  namespace: NamespaceRow;
-  /** groupLevel() for a group; NO_ACCESS for a personal namespace. */
-  level: number;
-}
-
-/** Loads the facts of `namespaceCan` (one query for a group, none for a personal namespace). */
-export async function namespaceFacts(db: Conn, user: UserRow | null, namespace: NamespaceRow): Promise<NamespaceFacts> {
-  return { namespace, level: namespace.kind === 'group' ? await groupLevel(db, user, namespace) : NO_ACCESS };
-}
-
-/**
- * The namespace rule (policy-internal: callers outside policy/ use `can()` of can.ts): a
- * personal namespace is its owner's (and admins'); a group answers as GroupPolicy does.
- */
-export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, ability: NamespaceAbility): boolean {
-  const ns = facts.namespace;
-  if (ns.kind === 'group') return groupCan(user, { group: ns, level: facts.level, readable: true }, ability);
-  if (admin(user)) return true;
-  return !!user && user.state !== 'blocked' && ns.owner_id === user.id;
 }

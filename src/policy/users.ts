@@ -10,14 +10,6 @@ export function isSignedInRegular(user: UserRow | null | undefined): boolean {
   return !!user && !user.external;
 }
 
-/**
- * GET /users: anyone signed in may list users; anonymous callers only when asking for one
- * `username` (GitLab keeps the full list from the anonymous).
- */
-export function canListUsers(viewer: UserRow | null, username: string | undefined): boolean {
-  return !!viewer || (username !== undefined && username.trim() !== '');
-}
-
 /** GitLab 10.8's UserPolicy abilities on another user. */
 export type UserAbility = 'read_user' | 'update_user' | 'destroy_user';
 

@@ -223,6 +223,12 @@ describe('Events', () => {
       expect((await s.get('/users/999999/events')).body).to.deep.equal({ message: '404 User Not Found' });
     });
 
+    it('checks the filters before it looks the user up, as GitLab 10.8 does', async () => {
+      const r = await s.get('/users/nobody-here/events', { query: { sort: 'up' } });
+      expect(r.status).to.equal(400);
+      expect(r.body).to.deep.equal({ error: 'sort does not have a valid value' });
+    });
+
     it('refuses unknown action, target_type, sort and malformed dates with Grape messages', async () => {
       const bad = async (query: Record<string, string>, error: string) => {
         const r = await s.get(`/projects/${p.id}/events`, { query });

@@ -293,6 +293,15 @@ describe('Users API', () => {
         expect(r.body).to.deep.equal({ error: '404 Not Found' });
       }
     });
+
+    it('finds the user before it checks parameters (the route table order), then answers 400', async () => {
+      const missing = await s.get('/users/999999', { token: alice.token, query: { with_custom_attributes: 'maybe' } });
+      expect(missing.status).to.equal(404);
+      expect(missing.body).to.deep.equal({ message: '404 User Not Found' });
+      const invalid = await s.get(`/users/${bob.user.id}`, { token: alice.token, query: { with_custom_attributes: 'maybe' } });
+      expect(invalid.status).to.equal(400);
+      expect(invalid.body).to.deep.equal({ error: 'with_custom_attributes is invalid' });
+    });
   });
 
   describe('POST /users', () => {

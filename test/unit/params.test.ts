@@ -66,6 +66,24 @@ describe('params', () => {
     });
   });
 
+  it('applies all_or_none_of, and rules declared between parameters in declaration order', () => {
+    const schema = { a: p.string(), b: p.string(), n: p.integer().required(), m: p.integer() };
+    expect(parseValues({ a: 'x', b: 'y', n: '1' }, schema, { allOrNoneOf: ['a', 'b'] })).to.deep.equal({ a: 'x', b: 'y', n: 1, m: undefined });
+    expect(parseValues({ n: '1' }, schema, { allOrNoneOf: ['a', 'b'] })).to.include({ n: 1 });
+    expect(errorOf(() => parseValues({ b: 'y', n: '1' }, schema, { allOrNoneOf: ['a', 'b'] }))).to.deep.equal({
+      error: 'a, b provide all or none of parameters',
+    });
+    // A rule checked right after `b`: its message comes before n's and m's, the trailing rule's last.
+    const rules = { after: { b: { atLeastOneOf: ['a', 'b'] } }, allOrNoneOf: ['m', 'a'] };
+    expect(errorOf(() => parseValues({ m: 'x' }, schema, rules))).to.deep.equal({
+      error: 'a, b are missing, at least one parameter must be provided, n is missing, m is invalid, m, a provide all or none of parameters',
+    });
+    // An invalid parameter does not skip the rule declared after it.
+    expect(errorOf(() => parseValues({ b: {}, n: '1' }, { b: p.string(), n: p.integer() }, { after: { b: { allOrNoneOf: ['b', 'n', 'z'] } } }))).to.deep.equal({
+      error: 'b is invalid, b, n, z provide all or none of parameters',
+    });
+  });
+
   it('reads hashes of strings', () => {
     expect(parseValues({ h: { k: 'v', n: 1 } }, { h: p.hash() })).to.deep.equal({ h: { k: 'v', n: '1' } });
     expect(errorOf(() => parseValues({ h: 'flat' }, { h: p.hash() }))).to.deep.equal({ error: 'h is invalid' });
