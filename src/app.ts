@@ -21,9 +21,6 @@ import { gitHttpMiddleware } from './transport/router.js';
 import { issuesRouter } from './api/issues.js';
 import { eventsRouter } from './api/events.js';
 import { todosRouter } from './api/todos.js';
-import { notesRouter } from './api/notes.js';
-import { awardEmojiRouter } from './api/award_emoji.js';
-import { issuableSocialRouter } from './api/issuable_social.js';
 import { mergeRequestsRouter } from './api/merge_requests.js';
 import { forksRouter } from './api/forks.js';
 import { mergeRequestActionsRouter } from './api/merge_request_actions.js';
@@ -39,9 +36,6 @@ const API_ROUTERS = [
   issuesRouter,
   eventsRouter,
   todosRouter,
-  notesRouter,
-  awardEmojiRouter,
-  issuableSocialRouter,
   mergeRequestsRouter,
   forksRouter,
   mergeRequestActionsRouter,

@@ -8,6 +8,9 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { noteRoutes } from './notes.js';
+import { awardEmojiRoutes } from './award_emoji.js';
+import { issuableSocialRoutes } from './issuable_social.js';
 
 export interface RouteTable {
   family: string;
@@ -20,6 +23,9 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  { family: 'notes', routes: noteRoutes },
+  { family: 'award_emoji', routes: awardEmojiRoutes },
+  { family: 'issuable_social', routes: issuableSocialRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
