@@ -18,12 +18,9 @@ import { repositoryRouter } from './api/repository.js';
 import { commitsRouter } from './api/commits.js';
 import { compareRouter } from './api/compare.js';
 import { gitHttpMiddleware } from './transport/router.js';
-import { issuesRouter } from './api/issues.js';
 import { eventsRouter } from './api/events.js';
 import { todosRouter } from './api/todos.js';
-import { mergeRequestsRouter } from './api/merge_requests.js';
 import { forksRouter } from './api/forks.js';
-import { mergeRequestActionsRouter } from './api/merge_request_actions.js';
 import { mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
 
@@ -33,12 +30,9 @@ export const API_PREFIX = '/api/v4';
 const API_ROUTERS = [
   versionRouter, usersRouter, namespacesRouter, groupsRouter, membersRouter, projectsRouter,
   repositoryRouter, commitsRouter, compareRouter,
-  issuesRouter,
   eventsRouter,
   todosRouter,
-  mergeRequestsRouter,
   forksRouter,
-  mergeRequestActionsRouter,
 ];
 
 export function buildApp(deps: Deps): Koa {

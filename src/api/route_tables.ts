@@ -8,9 +8,12 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { issueRoutes } from './issues.js';
 import { noteRoutes } from './notes.js';
 import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
+import { mergeRequestRoutes } from './merge_requests.js';
+import { mergeRequestActionRoutes } from './merge_request_actions.js';
 
 export interface RouteTable {
   family: string;
@@ -23,9 +26,12 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  { family: 'issues', routes: issueRoutes },
   { family: 'notes', routes: noteRoutes },
   { family: 'award_emoji', routes: awardEmojiRoutes },
   { family: 'issuable_social', routes: issuableSocialRoutes },
+  { family: 'merge_requests', routes: mergeRequestRoutes },
+  { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -37,7 +37,7 @@ export class Param<T, Req extends boolean = false> {
     return new Param<T, true>(this.coerce, false as unknown as true, this.allowed, value, this.blankAllowed);
   }
 
-  /** An empty string (or empty array) is refused with "is empty". */
+  /** An empty string (or empty array), or null, is refused with "is empty" (Grape's allow_blank: false). */
   notBlank(): Param<T, Req> {
     return new Param<T, Req>(this.coerce, this.isRequired, this.allowed, this.fallback, false);
   }
@@ -167,7 +167,7 @@ export function parseValues<S extends Schema>(raw: Record<string, unknown>, sche
       else out[name] = param.fallback;
       continue;
     }
-    if (!param.blankAllowed && isBlank(value)) {
+    if (!param.blankAllowed && (value === null || isBlank(value))) {
       errors.push(`${name} is empty`);
       continue;
     }
