@@ -9,26 +9,10 @@ import { errorMiddleware, jsonMiddleware } from './http/errors.js';
 import { authMiddleware } from './http/auth.js';
 import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
-import { issuesRouter } from './api/issues.js';
-import { notesRouter } from './api/notes.js';
-import { awardEmojiRouter } from './api/award_emoji.js';
-import { issuableSocialRouter } from './api/issuable_social.js';
-import { mergeRequestsRouter } from './api/merge_requests.js';
-import { mergeRequestActionsRouter } from './api/merge_request_actions.js';
 import { mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
 
 export const API_PREFIX = '/api/v4';
-
-/** The API routers of the families not yet declared as route tables (api/route_tables.ts), in mount order. */
-const API_ROUTERS = [
-  issuesRouter,
-  notesRouter,
-  awardEmojiRouter,
-  issuableSocialRouter,
-  mergeRequestsRouter,
-  mergeRequestActionsRouter,
-];
 
 export function buildApp(deps: Deps): Koa {
   const app = new Koa();
@@ -49,10 +33,6 @@ export function buildApp(deps: Deps): Koa {
   app.use(gitHttpMiddleware(deps)); // git clone/fetch/push: streamed bodies, outside the API's parser
 
   const api = new Router({ prefix: API_PREFIX });
-  for (const build of API_ROUTERS) {
-    const r = build(deps);
-    api.use(r.routes());
-  }
   for (const table of ROUTE_TABLES) mount(api, deps, table.routes);
   const body = koaBody({
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],

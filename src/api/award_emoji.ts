@@ -1,101 +1,137 @@
 // Award emoji (GitLab 10.8 lib/api/award_emoji.rb) on issues, merge requests and their notes:
-// `/projects/:id/{issues|merge_requests}/:iid[/notes/:note_id]/award_emoji[/:award_id]`.
-// Every route needs a signed-in user. The target is looked up in the project without
+// `/projects/:id/{issues|merge_requests}/:<kind>_iid[/notes/:note_id]/award_emoji[/:award_id]`.
+// Every route needs a signed-in user; the route table loads the project and parses the ids
+// (400 "issue_iid is invalid") first. The target is looked up in the project without
 // visibility (`404 Not found` when missing); a target the user may not read is
-// `404 Award Emoji Not Found`, as is an award the user may not give (archived project, a vote
-// on what they authored). An invalid award answers GitLab's odd 404 carrying the model errors
-// (`404 Award Emoji {:name=>["has already been taken"]} Not Found`). Only the award's owner
-// (or an admin) removes it: others get GitLab's 401. Unlike 10.8, removing also needs a
-// readable target, so a confidential issue's awards stay hidden.
-import Router from '@koa/router';
-import type Koa from 'koa';
+// `404 Award Emoji Not Found`, as is an award the user may not give (award_emoji refused, e.g.
+// on an archived project, or a vote on what they authored). An invalid award answers GitLab's
+// odd 404 carrying the model errors (`404 Award Emoji {:name=>["has already been taken"]} Not
+// Found`). Only the award's owner (or an admin) removes it: others get GitLab's 401. Unlike
+// 10.8, removing also needs a readable target, so a confidential issue's awards stay hidden.
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import { loadProject, type LoadedProject } from './loaders.js';
-import { requireUser } from '../http/auth.js';
+import type { LoadedProject } from './loaders.js';
+import { route, type Route } from './route.js';
 import { ApiError, notFound, recordNotFound, unauthorized } from '../http/errors.js';
-import { p, parseValues, rawParams } from '../http/params.js';
+import { p, type Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findNoteable, iidParamName, intParam, NOTEABLE_KINDS, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
+import { findNoteable, iidParamName, NOTEABLE_KINDS, noteSubject, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
 import { findNote } from '../services/notes.js';
 import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, type Awardable, type AwardRow } from '../services/award_emoji.js';
-import { canAward, canRemoveAward } from '../policy/notes.js';
+import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject } from '../policy/can.js';
+import { awardableByUser } from '../policy/notes.js';
 import { presentAwards } from '../entities/award_emoji.js';
 
 interface Resolved {
-  user: UserRow;
-  loaded: LoadedProject;
   noteable: Noteable;
   awardable: Awardable;
+  /** The policy subject awarded: the issue, the merge request or the note. */
+  subject: IssueSubject | MergeRequestSubject | NoteSubject;
   /** Who authored the awardable (no votes on one's own). */
   authorId: number | null;
 }
 
+const AWARD = { schema: 'AwardEmoji' } as const;
 const awardNotFound = () => notFound('Award Emoji');
 
-export function awardEmojiRouter(deps: Deps): Router {
-  const router = new Router();
-  const db = deps.db;
+/** The ids of the route's path: `<kind>_iid`, and `note_id` on a note's awards. */
+type Ids = Record<string, Param<number, true>>;
 
-  async function resolve(ctx: Koa.Context, kind: NoteableKind, onNote: boolean): Promise<Resolved> {
-    const user = requireUser(ctx);
-    const loaded = await loadProject(ctx, deps);
-    const noteable = await findNoteable(deps, loaded, user, kind, intParam(ctx, 'iid', iidParamName(kind)));
-    if (!noteable) throw recordNotFound();
-    if (!onNote) return { user, loaded, noteable, awardable: { type: noteable.type, id: noteable.id }, authorId: noteable.authorId };
-    const note = await findNote(db, { type: noteable.type, id: noteable.id, projectId: noteable.projectId }, intParam(ctx, 'note_id'));
+/** The noteable (or its note) of the route, readable, or GitLab's 404s. */
+async function resolve(deps: Deps, loaded: LoadedProject, kind: NoteableKind, ids: Record<string, unknown>): Promise<Resolved> {
+  const noteable = await findNoteable(deps, loaded, kind, ids[iidParamName(kind)] as number);
+  if (!noteable) throw recordNotFound();
+  let resolved: Resolved = { noteable, awardable: { type: noteable.type, id: noteable.id }, subject: noteable.subject, authorId: noteable.authorId };
+  if (ids.note_id !== undefined) {
+    const note = await findNote(deps.db, { type: noteable.type, id: noteable.id, projectId: noteable.projectId }, ids.note_id as number);
     if (!note) throw recordNotFound();
-    return { user, loaded, noteable, awardable: { type: 'Note', id: note.id }, authorId: note.author_id };
+    resolved = { noteable, awardable: { type: 'Note', id: note.id }, subject: noteSubject(noteable, note), authorId: note.author_id };
   }
-
-  async function loadAward(ctx: Koa.Context, r: Resolved): Promise<AwardRow> {
-    const award = await findAward(db, r.awardable, intParam(ctx, 'award_id'));
-    if (!award) throw recordNotFound();
-    return award;
-  }
-
-  for (const kind of NOTEABLE_KINDS) {
-    for (const onNote of [false, true]) {
-      const base = `/projects/:id/${kind}/:iid${onNote ? '/notes/:note_id' : ''}/award_emoji`;
-
-      router.get(base, async (ctx) => {
-        const r = await resolve(ctx, kind, onNote);
-        if (!r.noteable.readable) throw awardNotFound();
-        const rows = await paginate<AwardRow>(ctx, db, awardsQuery(db, r.awardable));
-        ctx.body = await presentAwards(db, deps.urls, rows);
-      });
-
-      router.get(`${base}/:award_id`, async (ctx) => {
-        const r = await resolve(ctx, kind, onNote);
-        if (!r.noteable.readable) throw awardNotFound();
-        ctx.body = (await presentAwards(db, deps.urls, [await loadAward(ctx, r)]))[0];
-      });
-
-      router.post(base, async (ctx) => {
-        const r = await resolve(ctx, kind, onNote);
-        if (!r.noteable.readable) throw awardNotFound();
-        const v = parseValues(rawParams(ctx), { name: p.string().required() });
-        const target = { readable: r.noteable.readable, authorId: r.authorId };
-        if (!canAward(r.user, r.loaded.project, r.loaded.access, target, normalizeEmojiName(v.name))) throw awardNotFound();
-        const todoTarget = { type: r.noteable.type, id: r.noteable.id, projectId: r.noteable.projectId };
-        const result = await createAward(db, r.awardable, todoTarget, r.user, v.name);
-        if (result.errors) throw new ApiError(404, { message: `404 Award Emoji ${rubyErrors(result.errors)} Not Found` });
-        ctx.status = 201;
-        ctx.body = (await presentAwards(db, deps.urls, [result.award]))[0];
-      });
-
-      router.delete(`${base}/:award_id`, async (ctx) => {
-        const r = await resolve(ctx, kind, onNote);
-        if (!r.noteable.readable) throw awardNotFound();
-        const award = await loadAward(ctx, r);
-        if (!canRemoveAward(r.user, award)) throw unauthorized();
-        checkUnmodifiedSince(ctx, award.updated_at);
-        await deleteAward(db, award);
-        ctx.status = 204;
-      });
-    }
-  }
-
-  return router;
+  if (!noteable.readable) throw awardNotFound();
+  return resolved;
 }
+
+async function awardOr404(deps: Deps, r: Resolved, id: number): Promise<AwardRow> {
+  const award = await findAward(deps.db, r.awardable, id);
+  if (!award) throw recordNotFound();
+  return award;
+}
+
+/** Awardable#user_can_award?: the award_emoji ability on the target, and no vote on one's own. */
+function mayAward(user: UserRow, r: Resolved, name: string): boolean {
+  return can(user, r.subject, 'award_emoji') && awardableByUser(user, r.authorId, normalizeEmojiName(name));
+}
+
+function routesOf(kind: NoteableKind, onNote: boolean): Route[] {
+  const iid = iidParamName(kind);
+  const base = `/projects/:id/${kind}/:${iid}${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+  const ids: Ids = { [iid]: p.integer().required(), ...(onNote ? { note_id: p.integer().required() } : {}) };
+  const withAward: Ids = { ...ids, award_id: p.integer().required() };
+  const what = `${kind === 'issues' ? 'an issue' : 'a merge request'}${onNote ? "'s note" : ''}`;
+  return [
+    route({
+      method: 'GET',
+      path: base,
+      auth: 'user',
+      load: 'project',
+      params: ids,
+      summary: `List the award emoji of ${what}`,
+      response: { ...AWARD, list: true },
+      handler: async ({ ctx, deps, loaded, params }) => {
+        const r = await resolve(deps, loaded, kind, params);
+        return presentAwards(deps.db, deps.urls, await paginate<AwardRow>(ctx, deps.db, awardsQuery(deps.db, r.awardable)));
+      },
+    }),
+
+    route({
+      method: 'GET',
+      path: `${base}/:award_id`,
+      auth: 'user',
+      load: 'project',
+      params: withAward,
+      summary: `Get an award emoji of ${what}`,
+      response: AWARD,
+      handler: async ({ deps, loaded, params }) => {
+        const r = await resolve(deps, loaded, kind, params);
+        return (await presentAwards(deps.db, deps.urls, [await awardOr404(deps, r, params.award_id)]))[0];
+      },
+    }),
+
+    route({
+      method: 'POST',
+      path: base,
+      auth: 'user',
+      load: 'project',
+      params: { ...ids, name: p.string().required() } as Ids & { name: Param<string, true> },
+      summary: `Award an emoji to ${what}`,
+      response: AWARD,
+      handler: async ({ deps, user, loaded, params }) => {
+        const r = await resolve(deps, loaded, kind, params);
+        if (!mayAward(user, r, params.name)) throw awardNotFound();
+        const todoTarget = { type: r.noteable.type, id: r.noteable.id, projectId: r.noteable.projectId };
+        const result = await createAward(deps.db, r.awardable, todoTarget, user, params.name);
+        if (result.errors) throw new ApiError(404, { message: `404 Award Emoji ${rubyErrors(result.errors)} Not Found` });
+        return (await presentAwards(deps.db, deps.urls, [result.award]))[0];
+      },
+    }),
+
+    route({
+      method: 'DELETE',
+      path: `${base}/:award_id`,
+      auth: 'user',
+      load: 'project',
+      params: withAward,
+      summary: `Remove an award emoji from ${what}`,
+      handler: async ({ ctx, deps, user, loaded, params }) => {
+        const r = await resolve(deps, loaded, kind, params);
+        const award = await awardOr404(deps, r, params.award_id);
+        if (!can(user, { kind: 'award', award }, 'destroy_award_emoji')) throw unauthorized();
+        checkUnmodifiedSince(ctx, award.updated_at);
+        await deleteAward(deps.db, award);
+      },
+    }),
+  ];
+}
+
+export const awardEmojiRoutes: Route[] = NOTEABLE_KINDS.flatMap((kind) => [false, true].flatMap((onNote) => routesOf(kind, onNote)));

@@ -1,38 +1,32 @@
 // Merging merge requests (GitLab 10.8 lib/api/merge_requests.rb): PUT .../merge,
-// POST .../cancel_merge_when_pipeline_succeeds and GET .../closes_issues. The project and the
-// merge request are resolved before the parameters are read (404 "404 Not found" for a
-// merge request the user cannot see); the rules themselves are in services/merges.ts.
-import Router from '@koa/router';
-import type Koa from 'koa';
+// POST .../cancel_merge_when_pipeline_succeeds and GET .../closes_issues. The route table
+// loads the project and parses the parameters; the merge request is then found in it (GitLab's
+// find_project_merge_request, no read check of its own: `404 Not found` when missing, and for
+// an iid that is not a number, which 10.8 does not declare here). Each route checks its own
+// right; the merge rules themselves are in services/merges.ts.
 import type { Deps } from '../deps.js';
-import { loadProject, type LoadedProject } from './loaders.js';
-import { currentUser, requireUser } from '../http/auth.js';
+import type { LoadedProject } from './loaders.js';
+import { route, type Route } from './route.js';
 import { forbidden, recordNotFound } from '../http/errors.js';
-import { coerceInteger, p, parseValues, rawParams } from '../http/params.js';
+import { coerceInteger, p } from '../http/params.js';
 import { paginateArray } from '../http/pagination.js';
 import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
 import { loadIssueExtras } from '../finders/issues.js';
-import { canReadMergeRequest } from '../policy/merge_requests.js';
+import { can } from '../policy/can.js';
+import { mergeRequestSubject } from './noteables.js';
 import { issueBasic } from '../entities/issue.js';
 import { presentMergeRequests } from '../entities/merge_request.js';
 import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../services/merges.js';
 import { mergeRequestClosesIssues } from '../services/closing_issues.js';
 
-const MERGE_SCHEMA = {
-  merge_commit_message: p.string(),
-  should_remove_source_branch: p.boolean(),
-  merge_when_pipeline_succeeds: p.boolean(),
-  sha: p.string(),
-};
+const ITEM = '/projects/:id/merge_requests/:merge_request_iid';
+const MERGE_REQUEST = { schema: 'MergeRequest' } as const;
 
-/**
- * The merge request of `:merge_request_iid` in the loaded project (GitLab's
- * find_project_merge_request: no read check of its own; each route checks its right).
- */
-async function loadMergeRequest(ctx: Koa.Context, deps: Deps, loaded: LoadedProject): Promise<MergeRequestRow> {
+/** The merge request of `:merge_request_iid` in the loaded project, or `404 Not found`. */
+async function mergeRequestOr404(deps: Deps, loaded: LoadedProject, rawIid: string): Promise<MergeRequestRow> {
   let iid: number;
   try {
-    iid = coerceInteger(ctx.params.merge_request_iid);
+    iid = coerceInteger(rawIid);
   } catch {
     throw recordNotFound();
   }
@@ -41,42 +35,57 @@ async function loadMergeRequest(ctx: Koa.Context, deps: Deps, loaded: LoadedProj
   return mr;
 }
 
-export function mergeRequestActionsRouter(deps: Deps): Router {
-  const router = new Router();
-  const base = '/projects/:id/merge_requests/:merge_request_iid';
+export const mergeRequestActionRoutes: Route[] = [
+  route({
+    method: 'PUT',
+    path: `${ITEM}/merge`,
+    auth: 'user',
+    load: 'project',
+    params: {
+      merge_commit_message: p.string(),
+      should_remove_source_branch: p.boolean(),
+      merge_when_pipeline_succeeds: p.boolean(),
+      sha: p.string(),
+    },
+    summary: 'Merge a merge request (or merge when the pipeline succeeds)',
+    response: MERGE_REQUEST,
+    handler: async ({ deps, user, loaded, path, params }) => {
+      const mr = await mergeRequestOr404(deps, loaded, path.merge_request_iid);
+      const merged = await acceptMergeRequest(deps, loaded, mr, user, {
+        commitMessage: params.merge_commit_message ?? undefined,
+        shouldRemoveSourceBranch: params.should_remove_source_branch ?? undefined,
+        mergeWhenPipelineSucceeds: params.merge_when_pipeline_succeeds ?? undefined,
+        sha: params.sha ?? undefined,
+      });
+      return (await presentMergeRequests(deps, [merged], user))[0];
+    },
+  }),
 
-  router.put(`${base}/merge`, async (ctx) => {
-    const user = requireUser(ctx);
-    const loaded = await loadProject(ctx, deps);
-    const mr = await loadMergeRequest(ctx, deps, loaded);
-    const params = parseValues(rawParams(ctx), MERGE_SCHEMA);
-    const merged = await acceptMergeRequest(deps, loaded, mr, user, {
-      commitMessage: params.merge_commit_message ?? undefined,
-      shouldRemoveSourceBranch: params.should_remove_source_branch ?? undefined,
-      mergeWhenPipelineSucceeds: params.merge_when_pipeline_succeeds ?? undefined,
-      sha: params.sha ?? undefined,
-    });
-    ctx.body = (await presentMergeRequests(deps, [merged], user))[0];
-  });
+  route({
+    method: 'POST',
+    path: `${ITEM}/cancel_merge_when_pipeline_succeeds`,
+    auth: 'user',
+    load: 'project',
+    summary: 'Cancel merge when pipeline succeeds',
+    response: MERGE_REQUEST,
+    handler: async ({ deps, user, loaded, path }) =>
+      cancelMergeWhenPipelineSucceeds(deps, loaded, await mergeRequestOr404(deps, loaded, path.merge_request_iid), user),
+  }),
 
-  router.post(`${base}/cancel_merge_when_pipeline_succeeds`, async (ctx) => {
-    const user = requireUser(ctx);
-    const loaded = await loadProject(ctx, deps);
-    const mr = await loadMergeRequest(ctx, deps, loaded);
-    ctx.status = 201;
-    ctx.body = await cancelMergeWhenPipelineSucceeds(deps, loaded, mr, user);
-  });
-
-  router.get(`${base}/closes_issues`, async (ctx) => {
-    const user = currentUser(ctx);
-    const loaded = await loadProject(ctx, deps);
-    const mr = await loadMergeRequest(ctx, deps, loaded);
-    // find_merge_request_with_access: read_merge_request, else 403.
-    if (!canReadMergeRequest(user, loaded.project, loaded.access, mr)) throw forbidden();
-    const issues = paginateArray(ctx, await mergeRequestClosesIssues(deps, loaded.project, mr, user));
-    const extras = await loadIssueExtras(deps.db, issues);
-    ctx.body = issues.map((i) => issueBasic(i, extras, deps.urls));
-  });
-
-  return router;
-}
+  // find_merge_request_with_access: read_merge_request, else 403.
+  route({
+    method: 'GET',
+    path: `${ITEM}/closes_issues`,
+    auth: 'anonymous',
+    load: 'project',
+    summary: 'The issues a merge request closes when merged',
+    response: { schema: 'IssueBasic', list: true },
+    handler: async ({ ctx, deps, user, loaded, path }) => {
+      const mr = await mergeRequestOr404(deps, loaded, path.merge_request_iid);
+      if (!can(user, mergeRequestSubject(loaded, mr), 'read_merge_request')) throw forbidden();
+      const issues = paginateArray(ctx, await mergeRequestClosesIssues(deps, loaded.project, mr, user));
+      const extras = await loadIssueExtras(deps.db, issues);
+      return issues.map((i) => issueBasic(i, extras, deps.urls));
+    },
+  }),
+];

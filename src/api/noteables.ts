@@ -1,16 +1,16 @@
 // Resolving `/projects/:id/{issues|merge_requests}/:iid` to the target that notes, award emoji,
-// subscriptions and time tracking hang off, with what the user may do with it. One place, so
-// that the four route families agree on what exists and what is readable; each route family
-// then answers GitLab's own status and message for a missing or unreadable target.
-import type Koa from 'koa';
+// subscriptions and time tracking hang off, with what the user may do with it. Handlers call
+// it after the route table loaded the project (`req.loaded`); its answers come from policy's
+// `can()` on the issue or merge request subject it builds (kept on the noteable for further
+// questions: create_note, award_emoji, admin_note through noteSubject). One place, so that
+// the four route families agree on what exists and what is readable; each family then
+// answers GitLab's own status and message for a missing or unreadable target.
 import type { Deps } from '../deps.js';
-import type { UserRow } from '../store/rows.js';
 import type { LoadedProject } from './loaders.js';
-import { p, parseValues } from '../http/params.js';
 import { assigneeIdsOf, findIssue, type IssueRow } from '../finders/issues.js';
 import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
-import { canReadIssue, canUpdateIssue } from '../policy/issues.js';
-import { canReadMergeRequest, canUpdateMergeRequest } from '../policy/merge_requests.js';
+import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject } from '../policy/can.js';
+import type { NoteFacts } from '../policy/notes.js';
 import type { NoteableType } from '../services/notes.js';
 
 /** The path segment of the two noteable kinds. */
@@ -18,7 +18,7 @@ export type NoteableKind = 'issues' | 'merge_requests';
 export const NOTEABLE_KINDS: readonly NoteableKind[] = ['issues', 'merge_requests'];
 
 /** GitLab's `<kind>_iid` parameter name (issue_iid, merge_request_iid). */
-export function iidParamName(kind: NoteableKind): string {
+export function iidParamName(kind: NoteableKind): 'issue_iid' | 'merge_request_iid' {
   return kind === 'issues' ? 'issue_iid' : 'merge_request_iid';
 }
 
@@ -36,6 +36,8 @@ export interface Noteable {
   updatedAt: string;
   timeEstimate: number;
   totalTimeSpent: number;
+  /** The policy subject: `can(user, noteable.subject, 'create_note')`. */
+  subject: IssueSubject | MergeRequestSubject;
   /** The user may read it (read_issue / read_merge_request). */
   readable: boolean;
   /** The user may edit it (update_issue / update_merge_request). */
@@ -44,18 +46,30 @@ export interface Noteable {
   mergeRequest?: MergeRequestRow;
 }
 
-/** An integer route parameter, or Grape's 400 "<name> is invalid". */
-export function intParam(ctx: Koa.Context, param: string, name = param): number {
-  return parseValues({ [name]: ctx.params[param] }, { [name]: p.integer().required() })[name] as number;
+/** An issue of the loaded project as a policy subject (its assignees loaded). */
+export async function issueSubject(deps: Deps, loaded: LoadedProject, issue: IssueRow): Promise<IssueSubject> {
+  const assigneeIds = await assigneeIdsOf(deps.db, issue.id);
+  return { kind: 'issue', project: loaded.project, access: loaded.access, issue: { ...issue, assigneeIds } };
 }
 
-/** The noteable of the project with this iid, as this user sees it; undefined when there is none. */
-export async function findNoteable(deps: Deps, loaded: LoadedProject, user: UserRow, kind: NoteableKind, iid: number): Promise<Noteable | undefined> {
-  const { project, access } = loaded;
+/** A merge request of the loaded project (its target) as a policy subject. */
+export function mergeRequestSubject(loaded: LoadedProject, mr: MergeRequestRow): MergeRequestSubject {
+  return { kind: 'merge_request', project: loaded.project, access: loaded.access, mergeRequest: mr };
+}
+
+/** A note of the noteable as a policy subject, with what the noteable's policy said. */
+export function noteSubject(noteable: Noteable, note: NoteFacts): NoteSubject {
+  const { project, access } = noteable.subject;
+  return { kind: 'note', project, access, noteable: { readable: noteable.readable, discussionLocked: noteable.discussionLocked }, note };
+}
+
+/** The noteable of the loaded project with this iid, as its user sees it; undefined when there is none. */
+export async function findNoteable(deps: Deps, loaded: LoadedProject, kind: NoteableKind, iid: number): Promise<Noteable | undefined> {
+  const user = loaded.user;
   if (kind === 'issues') {
-    const issue = await findIssue(deps.db, project.id, iid);
+    const issue = await findIssue(deps.db, loaded.project.id, iid);
     if (!issue) return undefined;
-    const facts = { ...issue, assigneeIds: await assigneeIdsOf(deps.db, issue.id) };
+    const subject = await issueSubject(deps, loaded, issue);
     return {
       kind,
       type: 'Issue',
@@ -63,20 +77,22 @@ export async function findNoteable(deps: Deps, loaded: LoadedProject, user: User
       iid: issue.iid,
       projectId: issue.project_id,
       authorId: issue.author_id,
-      assigneeIds: facts.assigneeIds,
+      assigneeIds: subject.issue.assigneeIds,
       title: issue.title,
       description: issue.description,
       discussionLocked: !!issue.discussion_locked,
       updatedAt: issue.updated_at,
       timeEstimate: issue.time_estimate,
       totalTimeSpent: issue.total_time_spent,
-      readable: canReadIssue(user, project, access, facts),
-      updatable: canUpdateIssue(user, project, access, facts),
+      subject,
+      readable: can(user, subject, 'read_issue'),
+      updatable: can(user, subject, 'update_issue'),
       issue,
     };
   }
-  const mr = await findMergeRequest(deps.db, project.id, iid);
+  const mr = await findMergeRequest(deps.db, loaded.project.id, iid);
   if (!mr) return undefined;
+  const subject = mergeRequestSubject(loaded, mr);
   return {
     kind,
     type: 'MergeRequest',
@@ -91,8 +107,9 @@ export async function findNoteable(deps: Deps, loaded: LoadedProject, user: User
     updatedAt: mr.updated_at,
     timeEstimate: mr.time_estimate,
     totalTimeSpent: mr.total_time_spent,
-    readable: canReadMergeRequest(user, project, access, mr),
-    updatable: canUpdateMergeRequest(user, project, access, mr),
+    subject,
+    readable: can(user, subject, 'read_merge_request'),
+    updatable: can(user, subject, 'update_merge_request'),
     mergeRequest: mr,
   };
 }

@@ -1,28 +1,26 @@
 // Notes (comments) on issues and merge requests (GitLab 10.8 lib/api/notes.rb and its
 // NotesHelpers): list, single, create, edit, delete under
 // `/projects/:id/{issues|merge_requests}/:noteable_id/notes`, where :noteable_id is the iid.
-// Every route needs a signed-in user (401, even on public projects). A missing noteable, or
-// an issue the user may not read, is `404 Not found` (GitLab's finders hide it); a merge
-// request the finder shows but the user may not read is `404 merge_requests Not Found`.
-import Router from '@koa/router';
-import type Koa from 'koa';
+// Every route needs a signed-in user (401, even on public projects). The route table loads
+// the project and parses the parameters (the iids included: 400 "noteable_id is invalid")
+// before the noteable is looked up, as Grape validates before the endpoint runs. A missing
+// noteable, or an issue the user may not read, is `404 Not found` (GitLab's finders hide it);
+// a merge request the finder shows but the user may not read is `404 merge_requests Not Found`.
 import type { Deps } from '../deps.js';
-import type { UserRow } from '../store/rows.js';
-import { loadProject, type LoadedProject } from './loaders.js';
-import { requireUser } from '../http/auth.js';
+import type { LoadedProject } from './loaders.js';
+import { route, type Route } from './route.js';
 import { ApiError, forbidden, notFound, recordNotFound } from '../http/errors.js';
-import { p, parseValues, rawParams } from '../http/params.js';
+import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findNoteable, intParam, NOTEABLE_KINDS, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
-import { canAdminNote, canCreateNote, canSetNoteTimestamps } from '../policy/notes.js';
+import { findNoteable, NOTEABLE_KINDS, noteSubject, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
+import { can } from '../policy/can.js';
 import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteRow, type NoteTarget } from '../services/notes.js';
 import { presentNotes } from '../entities/note.js';
 
-const LIST_SCHEMA = {
-  order_by: p.string().values(NOTE_ORDERS as unknown as string[]).default('created_at'),
-  sort: p.string().values(['asc', 'desc']).default('desc'),
-};
+const NOTE = { schema: 'Note' } as const;
+const noteableId = { noteable_id: p.integer().required() };
+const noteId = { ...noteableId, note_id: p.integer().required() };
 
 /** GitLab's bad_request!(attribute): `400 (Bad request) "<attribute>" not given`. */
 function badRequestNotGiven(attribute: string): ApiError {
@@ -33,17 +31,9 @@ function targetOf(noteable: Noteable): NoteTarget {
   return { type: noteable.type, id: noteable.id, projectId: noteable.projectId };
 }
 
-interface ReadableNoteable {
-  user: UserRow;
-  loaded: LoadedProject;
-  noteable: Noteable;
-}
-
-/** The signed-in user, the project and the noteable of the route, readable, or GitLab's 404s. */
-async function readableNoteable(ctx: Koa.Context, deps: Deps, kind: NoteableKind): Promise<ReadableNoteable> {
-  const user = requireUser(ctx);
-  const loaded = await loadProject(ctx, deps);
-  const noteable = await findNoteable(deps, loaded, user, kind, intParam(ctx, 'noteable_id'));
+/** The noteable of the route in the loaded project, readable, or GitLab's 404s. */
+async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NoteableKind, iid: number): Promise<Noteable> {
+  const noteable = await findNoteable(deps, loaded, kind, iid);
   if (!noteable) throw recordNotFound();
   if (!noteable.readable) {
     // The issue finder hides what the user may not read; the merge request finder only
@@ -51,11 +41,17 @@ async function readableNoteable(ctx: Koa.Context, deps: Deps, kind: NoteableKind
     if (kind === 'merge_requests' && loaded.project.merge_requests_enabled) throw notFound(kind);
     throw recordNotFound();
   }
-  return { user, loaded, noteable };
+  return noteable;
 }
 
-function noteFacts(noteable: Noteable) {
-  return { readable: noteable.readable, discussionLocked: noteable.discussionLocked };
+async function noteOr404(deps: Deps, noteable: Noteable, id: number): Promise<NoteRow> {
+  const note = await findNote(deps.db, targetOf(noteable), id);
+  if (!note) throw recordNotFound();
+  return note;
+}
+
+async function render(deps: Deps, note: NoteRow, noteable: Noteable) {
+  return (await presentNotes(deps.db, deps.urls, [note], noteable.iid))[0];
 }
 
 /** A datetime as Rails would cast it for created_at; undefined when it is not one. */
@@ -65,67 +61,93 @@ function looseTime(raw: unknown): string | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 
-export function notesRouter(deps: Deps): Router {
-  const router = new Router();
-  const db = deps.db;
+function routesOf(kind: NoteableKind): Route[] {
+  const base = `/projects/:id/${kind}/:noteable_id/notes`;
+  const what = kind === 'issues' ? 'an issue' : 'a merge request';
+  return [
+    route({
+      method: 'GET',
+      path: base,
+      auth: 'user',
+      load: 'project',
+      params: {
+        ...noteableId,
+        order_by: p.string().values(NOTE_ORDERS as unknown as string[]).default('created_at'),
+        sort: p.string().values(['asc', 'desc']).default('desc'),
+      },
+      summary: `List the notes of ${what}`,
+      response: { ...NOTE, list: true },
+      handler: async ({ ctx, deps, loaded, params: v }) => {
+        const noteable = await readableNoteable(deps, loaded, kind, v.noteable_id);
+        const query = notesQuery(deps.db, targetOf(noteable), v.order_by as (typeof NOTE_ORDERS)[number], v.sort as 'asc' | 'desc');
+        return presentNotes(deps.db, deps.urls, await paginate<NoteRow>(ctx, deps.db, query), noteable.iid);
+      },
+    }),
 
-  async function loadNote(ctx: Koa.Context, noteable: Noteable): Promise<NoteRow> {
-    const note = await findNote(db, targetOf(noteable), intParam(ctx, 'note_id'));
-    if (!note) throw recordNotFound();
-    return note;
-  }
+    route({
+      method: 'GET',
+      path: `${base}/:note_id`,
+      auth: 'user',
+      load: 'project',
+      params: noteId,
+      summary: `Get a note of ${what}`,
+      response: NOTE,
+      handler: async ({ deps, loaded, params }) => {
+        const noteable = await readableNoteable(deps, loaded, kind, params.noteable_id);
+        return render(deps, await noteOr404(deps, noteable, params.note_id), noteable);
+      },
+    }),
 
-  async function render(note: NoteRow, noteable: Noteable) {
-    return (await presentNotes(db, deps.urls, [note], noteable.iid))[0];
-  }
+    route({
+      method: 'POST',
+      path: base,
+      auth: 'user',
+      load: 'project',
+      params: { ...noteableId, body: p.string().required(), created_at: p.string() },
+      summary: `Comment on ${what}`,
+      response: NOTE,
+      handler: async ({ deps, user, loaded, params: v, can: canOnProject }) => {
+        const noteable = await readableNoteable(deps, loaded, kind, v.noteable_id);
+        if (!can(user, noteable.subject, 'create_note')) throw forbidden();
+        if (blankBody(v.body)) throw badRequestNotGiven(`Note ${rubyErrors({ note: ["can't be blank"] })}`);
+        const createdAt = canOnProject('set_note_created_at') ? looseTime(v.created_at) : undefined;
+        return render(deps, await createNote(deps.db, targetOf(noteable), user, { body: v.body, createdAt }), noteable);
+      },
+    }),
 
-  for (const kind of NOTEABLE_KINDS) {
-    const base = `/projects/:id/${kind}/:noteable_id/notes`;
+    route({
+      method: 'PUT',
+      path: `${base}/:note_id`,
+      auth: 'user',
+      load: 'project',
+      params: { ...noteId, body: p.string().required() },
+      summary: `Edit a note of ${what}`,
+      response: NOTE,
+      handler: async ({ deps, user, loaded, params: v }) => {
+        const noteable = await readableNoteable(deps, loaded, kind, v.noteable_id);
+        const note = await noteOr404(deps, noteable, v.note_id);
+        if (!can(user, noteSubject(noteable, note), 'admin_note')) throw forbidden();
+        if (blankBody(v.body)) throw badRequestNotGiven(`Failed to save note ${rubyErrors({ note: ["can't be blank"] })}`);
+        return render(deps, await updateNote(deps.db, targetOf(noteable), note, user, v.body), noteable);
+      },
+    }),
 
-    router.get(base, async (ctx) => {
-      const { noteable } = await readableNoteable(ctx, deps, kind);
-      const v = parseValues(rawParams(ctx), LIST_SCHEMA);
-      const query = notesQuery(db, targetOf(noteable), v.order_by as (typeof NOTE_ORDERS)[number], v.sort as 'asc' | 'desc');
-      const rows = await paginate<NoteRow>(ctx, db, query);
-      ctx.body = await presentNotes(db, deps.urls, rows, noteable.iid);
-    });
-
-    router.get(`${base}/:note_id`, async (ctx) => {
-      const { noteable } = await readableNoteable(ctx, deps, kind);
-      ctx.body = await render(await loadNote(ctx, noteable), noteable);
-    });
-
-    router.post(base, async (ctx) => {
-      const { user, loaded, noteable } = await readableNoteable(ctx, deps, kind);
-      if (!canCreateNote(user, loaded.project, loaded.access, noteFacts(noteable))) throw forbidden();
-      const raw = rawParams(ctx);
-      const v = parseValues(raw, { body: p.string().required(), created_at: p.string() });
-      if (blankBody(v.body)) throw badRequestNotGiven(`Note ${rubyErrors({ note: ["can't be blank"] })}`);
-      const createdAt = canSetNoteTimestamps(user, loaded.access) ? looseTime(v.created_at) : undefined;
-      const note = await createNote(db, targetOf(noteable), user, { body: v.body, createdAt });
-      ctx.status = 201;
-      ctx.body = await render(note, noteable);
-    });
-
-    router.put(`${base}/:note_id`, async (ctx) => {
-      const { user, loaded, noteable } = await readableNoteable(ctx, deps, kind);
-      const note = await loadNote(ctx, noteable);
-      if (!canAdminNote(user, loaded.project, loaded.access, noteFacts(noteable), note)) throw forbidden();
-      const v = parseValues(rawParams(ctx), { body: p.string().required() });
-      if (blankBody(v.body)) throw badRequestNotGiven(`Failed to save note ${rubyErrors({ note: ["can't be blank"] })}`);
-      const updated = await updateNote(db, targetOf(noteable), note, user, v.body);
-      ctx.body = await render(updated, noteable);
-    });
-
-    router.delete(`${base}/:note_id`, async (ctx) => {
-      const { user, loaded, noteable } = await readableNoteable(ctx, deps, kind);
-      const note = await loadNote(ctx, noteable);
-      if (!canAdminNote(user, loaded.project, loaded.access, noteFacts(noteable), note)) throw forbidden();
-      checkUnmodifiedSince(ctx, note.updated_at);
-      await deleteNote(db, targetOf(noteable), note);
-      ctx.status = 204;
-    });
-  }
-
-  return router;
+    route({
+      method: 'DELETE',
+      path: `${base}/:note_id`,
+      auth: 'user',
+      load: 'project',
+      params: noteId,
+      summary: `Delete a note of ${what}`,
+      handler: async ({ ctx, deps, user, loaded, params }) => {
+        const noteable = await readableNoteable(deps, loaded, kind, params.noteable_id);
+        const note = await noteOr404(deps, noteable, params.note_id);
+        if (!can(user, noteSubject(noteable, note), 'admin_note')) throw forbidden();
+        checkUnmodifiedSince(ctx, note.updated_at);
+        await deleteNote(deps.db, targetOf(noteable), note);
+      },
+    }),
+  ];
 }
+
+export const noteRoutes: Route[] = NOTEABLE_KINDS.flatMap(routesOf);

@@ -37,7 +37,7 @@ export class Param<T, Req extends boolean = false> {
     return new Param<T, true>(this.coerce, false as unknown as true, this.allowed, value, this.blankAllowed);
   }
 
-  /** An empty string (or empty array) is refused with "is empty". */
+  /** An empty string (or empty array), or null, is refused with "is empty" (Grape's allow_blank: false). */
   notBlank(): Param<T, Req> {
     return new Param<T, Req>(this.coerce, this.isRequired, this.allowed, this.fallback, false);
   }
@@ -186,7 +186,7 @@ function parseOne(raw: Record<string, unknown>, name: string, param: Param<unkno
     out[name] = param.fallback;
     return null;
   }
-  if (!param.blankAllowed && isBlank(value)) return `${name} is empty`;
+  if (!param.blankAllowed && (value === null || isBlank(value))) return `${name} is empty`;
   try {
     const coerced = value === null ? null : param.coerce(value);
     if (param.allowed && coerced !== null && !valueAllowed(coerced, param.allowed)) {

@@ -14,12 +14,22 @@
 // refuses its writes (policy/archived.ts).
 //
 // Not abilities, and so not here: branch protection (BranchRules in branches.ts, which needs
-// the branch), the "no vote on what you authored" rule of awards (canAward in notes.ts, the
-// Awardable model's rule in GitLab), and list scopes (the where… query builders).
+// the branch), the "no vote on what you authored" rule of awards (awardableByUser in notes.ts,
+// the Awardable model's rule in GitLab, asked beside `award_emoji`), and list scopes (the
+// where… query builders).
 import type { Flag, MemberRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { refusedOnArchived } from './archived.js';
 import { projectCan, type ProjectAccess, type ProjectLevelAbility } from './projects.js';
-import { canAdminIssues, canCreateIssue, canDestroyIssue, canReadIssue, canReadIssues, canUpdateIssue, type IssueFacts } from './issues.js';
+import {
+  canAdminIssues,
+  canCreateIssue,
+  canDestroyIssue,
+  canReadIssue,
+  canReadIssues,
+  canSetIssueTimestamps,
+  canUpdateIssue,
+  type IssueFacts,
+} from './issues.js';
 import {
   canAdminMergeRequests,
   canCreateMergeRequestFrom,
@@ -31,7 +41,7 @@ import {
   canUpdateMergeRequest,
   type MergeRequestFacts,
 } from './merge_requests.js';
-import { canAdminNote, canAward, canCreateNote, canRemoveAward, type NoteableFacts, type NoteFacts } from './notes.js';
+import { canAdminNote, canAward, canCreateNote, canRemoveAward, canSetNoteTimestamps, type NoteableFacts, type NoteFacts } from './notes.js';
 import { groupCan, type GroupAbility, type GroupFacts } from './groups.js';
 import { userCan, type UserAbility } from './users.js';
 import { groupMemberCan, projectMemberCan, type GroupMemberAbility, type GroupMemberFacts, type ProjectMemberAbility } from './members.js';
@@ -52,7 +62,7 @@ export interface IssueSubject {
   kind: 'issue';
   project: ProjectWithNamespace;
   access: ProjectAccess;
-  issue: IssueFacts & { discussion_locked?: Flag | boolean };
+  issue: IssueFacts & { discussion_locked?: Flag | boolean | null };
 }
 
 /** One merge request of a project (its target project). */
@@ -60,7 +70,7 @@ export interface MergeRequestSubject {
   kind: 'merge_request';
   project: ProjectWithNamespace;
   access: ProjectAccess;
-  mergeRequest: MergeRequestFacts & { discussion_locked?: Flag | boolean };
+  mergeRequest: MergeRequestFacts & { discussion_locked?: Flag | boolean | null };
 }
 
 /** One note, with what its noteable's own policy said (readable, locked). */
@@ -127,7 +137,11 @@ export type Subject =
   | NamespaceSubject
   | GlobalSubject;
 
-/** Abilities on a project: its own, and those of its issues and merge requests as a whole. */
+/**
+ * Abilities on a project: its own, and those of its issues and merge requests as a whole.
+ * The set_*_at ones (admins and the project owner set an issue's or a note's timestamps) are
+ * inline checks in 10.8's API; later GitLab names them as ProjectPolicy abilities.
+ */
 export type ProjectAbility =
   | ProjectLevelAbility
   | 'read_issue'
@@ -139,7 +153,10 @@ export type ProjectAbility =
   | 'create_merge_request_from'
   | 'admin_merge_request'
   | 'destroy_merge_request'
-  | 'read_pipeline';
+  | 'read_pipeline'
+  | 'set_issue_created_at'
+  | 'set_issue_updated_at'
+  | 'set_note_created_at';
 
 export type IssueAbility = 'read_issue' | 'update_issue' | 'admin_issue' | 'destroy_issue' | 'create_note' | 'award_emoji';
 export type MergeRequestAbility = 'read_merge_request' | 'update_merge_request' | 'admin_merge_request' | 'destroy_merge_request' | 'create_note' | 'award_emoji';
@@ -176,6 +193,9 @@ const ISSUE_FEATURE_RULES = {
   admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
   read_pipeline: (u, s) => canReadMergeRequestPipelines(u, s.project, s.access),
+  set_issue_created_at: (u, s) => canSetIssueTimestamps(u, s.access),
+  set_issue_updated_at: (u, s) => canSetIssueTimestamps(u, s.access),
+  set_note_created_at: (u, s) => canSetNoteTimestamps(u, s.access),
 } satisfies Partial<Record<ProjectAbility, (user: UserRow | null, subject: ProjectSubject) => boolean>>;
 
 function projectRule(user: UserRow | null, s: ProjectSubject, ability: ProjectAbility): boolean {
@@ -189,7 +209,7 @@ const ISSUE_RULES: Rules<IssueSubject> = {
   admin_issue: (u, s) => canReadIssue(u, s.project, s.access, s.issue) && canAdminIssues(u, s.project, s.access),
   destroy_issue: (u, s) => canDestroyIssue(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, issueNoteable(u, s)),
-  award_emoji: (u, s) => canAward(u, s.project, s.access, { readable: canReadIssue(u, s.project, s.access, s.issue), authorId: null }, ''),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, issueNoteable(u, s)),
 };
 
 function issueNoteable(user: UserRow | null, s: IssueSubject): NoteableFacts {
@@ -202,7 +222,7 @@ const MERGE_REQUEST_RULES: Rules<MergeRequestSubject> = {
   admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, mergeRequestNoteable(u, s)),
-  award_emoji: (u, s) => canAward(u, s.project, s.access, { readable: mergeRequestNoteable(u, s).readable, authorId: null }, ''),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, mergeRequestNoteable(u, s)),
 };
 
 function mergeRequestNoteable(user: UserRow | null, s: MergeRequestSubject): NoteableFacts {
@@ -211,7 +231,7 @@ function mergeRequestNoteable(user: UserRow | null, s: MergeRequestSubject): Not
 
 const NOTE_RULES: Rules<NoteSubject> = {
   admin_note: (u, s) => canAdminNote(u, s.project, s.access, s.noteable, s.note),
-  award_emoji: (u, s) => canAward(u, s.project, s.access, { readable: s.noteable.readable, authorId: null }, ''),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, s.noteable),
 };
 
 const AWARD_RULES: Rules<AwardSubject> = {

@@ -8,8 +8,8 @@
 //   note; archived projects allow none (policy/archived.ts);
 // - a locked discussion (`discussion_locked`) refuses create_note and admin_note to whoever is
 //   not a project member — GitLab's rule prevents, so it holds for non-member admins too;
-// - award_emoji: guest abilities on a readable target, not archived; nobody up/down-votes what
-//   they authored;
+// - award_emoji: guest abilities on a readable target, not archived; apart from the ability,
+//   nobody up/down-votes what they authored (awardableByUser, GitLab's Awardable model rule);
 // - note `created_at`: admins and the project owner.
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { GUEST, INTERNAL, MASTER, PUBLIC } from './levels.js';
@@ -63,11 +63,18 @@ export function canAdminNote(user: UserRow | null, project: ProjectWithNamespace
   return note.author_id === user.id || isAdmin(user) || maxLevel(access) >= MASTER;
 }
 
-/** Give the target an award: guest abilities; no votes on what the user authored. */
-export function canAward(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, target: { readable: boolean; authorId: number | null }, name: string): boolean {
+/** Give a readable target an award (award_emoji): guest abilities. */
+export function canAward(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, target: { readable: boolean }): boolean {
   if (!active(user) || refusedOnArchived(project, 'award_emoji') || !target.readable) return false;
-  if (target.authorId === user.id && (name === 'thumbsup' || name === 'thumbsdown')) return false;
   return guestAccess(user, project, access);
+}
+
+/**
+ * Awardable#awardable_by_user? (a model rule, asked beside the award_emoji ability): nobody
+ * up- or down-votes what they authored; other emoji are fine. `name` is normalised.
+ */
+export function awardableByUser(user: UserRow, authorId: number | null, name: string): boolean {
+  return authorId !== user.id || (name !== 'thumbsup' && name !== 'thumbsdown');
 }
 
 /** Remove an award: its owner or an admin. */

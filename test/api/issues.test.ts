@@ -307,10 +307,11 @@ describe('Issues', () => {
       r = await s.put(`${p.path}/${theirs.iid}`, { token: guest.token, json: { title: 'hack' } });
       expect(r.status).to.equal(403);
       expect(r.body).to.deep.equal(FORBIDDEN);
-      // permission before parameters: an empty edit is still a 403
+      // 10.8 validates the parameters before the endpoint looks the issue up and asks
+      // update_issue of it: an empty edit is a 400 even for one who may not edit
       r = await s.put(`${p.path}/${theirs.iid}`, { token: guest.token, json: {} });
-      expect(r.status).to.equal(403);
-      expect(r.body).to.deep.equal(FORBIDDEN);
+      expect(r.status).to.equal(400);
+      expect(r.body).to.deep.equal({ error: AT_LEAST_ONE });
     });
 
     it('lets an assignee edit the issue', async () => {

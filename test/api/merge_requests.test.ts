@@ -333,6 +333,12 @@ describe('Merge requests', () => {
         r = await s.put(url, { token: who.token, json: { title: 'x' } });
         expect([r.status, r.body]).to.deep.equal([403, FORBIDDEN]);
       }
+      // The parameters are validated before the merge request is found and update_merge_request
+      // asked of it (Grape's order): an empty edit is a 400 for them too, a missing one a 404.
+      r = await s.put(url, { token: guest.token, json: {} });
+      expect([r.status, r.body]).to.deep.equal([400, { error: UPDATE_AT_LEAST_ONE }]);
+      r = await s.put(`/projects/${p.id}/merge_requests/999`, { token: guest.token, json: { title: 'x' } });
+      expect([r.status, r.body]).to.deep.equal([404, { message: '404 Not found' }]);
       r = await s.put(url, { token: reporter.token, json: { title: 'by assignee', labels: 'nope', assignee_id: 0 } });
       expect(r.status).to.equal(200);
       expect(r.body.title).to.equal('by assignee');

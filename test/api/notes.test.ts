@@ -91,6 +91,15 @@ describe('Notes', () => {
       expect(badNote.body).to.deep.equal({ error: 'note_id is invalid' });
     });
 
+    it('validates the parameters before looking the noteable up, as Grape does', async () => {
+      const missing = await s.post(`${pub.issues}/99/notes`, { token: owner.token, json: {} });
+      expect(missing.status).to.equal(400);
+      expect(missing.body).to.deep.equal({ error: 'body is missing' });
+      const both = await s.put(`${pub.issues}/abc/notes/${n.id}`, { token: owner.token, json: {} });
+      expect(both.status).to.equal(400);
+      expect(both.body).to.deep.equal({ error: 'noteable_id is invalid, body is missing' });
+    });
+
     it('answers 404 Not found for an unknown note or a note of another issue', async () => {
       await issue(pub, { title: 'second' });
       const other = await note(pub, 2, 'elsewhere');

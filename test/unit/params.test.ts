@@ -40,6 +40,7 @@ describe('params', () => {
     expect(errorOf(() => parseValues({ state: 'open', title: ' ' }, schema))).to.deep.equal({
       error: 'state does not have a valid value, title is empty',
     });
+    expect(errorOf(() => parseValues({ title: null }, schema))).to.deep.equal({ error: 'title is empty' });
   });
 
   it('takes bracket arrays, single values and comma lists', () => {

@@ -1,0 +1,100 @@
+// The parameters of GitLab 10.8's issue routes (lib/api/issues.rb: the list filters and
+// `issue_params`) and what a user may give of them: privileged fields only with admin_issue,
+// assignees cut to the first (CE) and to those who may read issues, as Issues::*Service
+// filter them; a follow-up issue's description for a merge request's discussions.
+import type { Deps } from '../deps.js';
+import type { LoadedProject } from './loaders.js';
+import { coerceDate, coerceInteger, p, Param, type Parsed, type Schema } from '../http/params.js';
+import { optionalId, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
+import { ISSUE_ORDERS, ISSUE_SCOPES, ISSUE_STATES, type IssueFilters } from '../finders/issues.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
+import { issueReaders } from '../policy/issues.js';
+import { can } from '../policy/can.js';
+import type { IssueInput } from '../services/issues.js';
+import { mergeRequestSubject } from './noteables.js';
+
+/** Integers as an array or one value; '' (or an empty array) is the empty list. */
+const idList = () =>
+  new Param<number[]>((raw) => {
+    const list = Array.isArray(raw) ? raw : [raw];
+    return list.filter((v) => v !== '' && v !== null).map((v) => coerceInteger(v));
+  });
+
+/** GitLab takes due_date as a string and Rails casts what is not a date to nil. */
+const looseDate = () =>
+  new Param<string | null>((raw) => {
+    try {
+      return coerceDate(raw);
+    } catch {
+      return null;
+    }
+  });
+
+export const ISSUE_LIST_PARAMS = {
+  state: p.string().values(ISSUE_STATES as unknown as string[]).default('all'),
+  order_by: p.string().values(ISSUE_ORDERS as unknown as string[]).default('created_at'),
+  iids: p.array(p.integer()),
+  scope: p.string().values(ISSUE_SCOPES as unknown as string[]),
+  ...SHARED_LIST_PARAMS,
+} satisfies Schema;
+
+/** 10.8's `issue_params`, shared by create and edit. */
+export const ISSUE_EDIT_PARAMS = {
+  description: p.string(),
+  assignee_ids: idList(),
+  assignee_id: optionalId(),
+  milestone_id: optionalId(),
+  labels: p.string(),
+  due_date: looseDate(),
+  confidential: p.boolean(),
+  discussion_locked: p.boolean(),
+} satisfies Schema;
+
+/** The finder's filters of a list; `defaultScope` differs between /issues and the others. */
+export function issueFiltersOf(v: Parsed<typeof ISSUE_LIST_PARAMS>, defaultScope: IssueFilters['scope']): IssueFilters {
+  return {
+    state: v.state as IssueFilters['state'],
+    scope: (v.scope ?? defaultScope) as IssueFilters['scope'],
+    orderBy: v.order_by as IssueFilters['orderBy'],
+    ...sharedListFilters(v),
+  };
+}
+
+/**
+ * The input a user may give: privileged fields only with admin_issue; assignees cut to the
+ * first (CE), `0` unassigning, readers only (none readable: left untouched).
+ */
+export async function issueInputOf(deps: Deps, loaded: LoadedProject, v: Parsed<typeof ISSUE_EDIT_PARAMS>): Promise<IssueInput> {
+  const input: IssueInput = {};
+  if (v.description !== undefined) input.description = v.description;
+  if (v.confidential !== undefined && v.confidential !== null) input.confidential = v.confidential;
+  if (!loaded.can('admin_issue')) return input;
+  if (v.milestone_id !== undefined) input.milestoneId = v.milestone_id === 0 ? null : v.milestone_id;
+  if (v.labels !== undefined) input.labels = v.labels ?? '';
+  if (v.due_date !== undefined) input.dueDate = v.due_date;
+  if (v.discussion_locked !== undefined) input.discussionLocked = v.discussion_locked;
+  // The deprecated assignee_id replaces assignee_ids when given.
+  let ids: number[] | undefined = v.assignee_ids ?? undefined;
+  if (v.assignee_id !== undefined) ids = v.assignee_id === null ? [] : [v.assignee_id];
+  if (ids !== undefined) {
+    const first = ids.slice(0, 1);
+    if (first.length === 0 || first[0] === 0) input.assigneeIds = [];
+    else {
+      const readable = await issueReaders(deps.db, loaded.project, first);
+      if (readable.length) input.assigneeIds = readable;
+    }
+  }
+  return input;
+}
+
+/**
+ * The description of a follow-up issue for a merge request the user can read (GitLab's
+ * Issues::BuildService): it lists the merge request's unresolved discussions. Notes here are
+ * never resolvable, so there are none, whichever `discussion_to_resolve` is named; an
+ * unknown or unreadable merge request is ignored, as the finder's nil is.
+ */
+export async function followUpDescription(deps: Deps, loaded: LoadedProject, mrIid: number): Promise<string | null> {
+  const mr = await findMergeRequest(deps.db, loaded.project.id, mrIid);
+  if (!mr || !can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request')) return null;
+  return `There are no unresolved discussions. Review the conversation in !${mr.iid}`;
+}
