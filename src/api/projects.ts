@@ -60,6 +60,11 @@ export async function listProjects(ctx: Koa.Context, deps: Deps, scope: ListScop
   });
 }
 
+/** A JSON null name or path is blank, as GitLab's model sees nil: "can't be blank", not a crash. */
+function blankIfNull(value: string | null | undefined): string | undefined {
+  return value === null ? '' : value;
+}
+
 export function projectsRouter(deps: Deps): Router {
   const router = new Router();
 
@@ -85,7 +90,7 @@ export function projectsRouter(deps: Deps): Router {
     );
     const project = await createProject(deps, user, {
       ...toSettings(v),
-      ...given({ name: v.name, path: v.path, namespace_id: v.namespace_id, import_url: v.import_url }),
+      ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), namespace_id: v.namespace_id, import_url: v.import_url }),
     });
     ctx.status = 201;
     ctx.body = await presentProject(deps, user, project, { view: 'project', canAdmin: true });
@@ -135,7 +140,7 @@ export function projectsRouter(deps: Deps): Router {
     if (v.visibility !== undefined) loaded.authorize('change_visibility_level');
     const project = await updateProject(deps, loaded.project, {
       ...toSettings(v),
-      ...given({ name: v.name, path: v.path, default_branch: v.default_branch }),
+      ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), default_branch: v.default_branch }),
     });
     ctx.body = await presentProject(deps, loaded.user, project, { view: 'project', canAdmin: true });
   });
