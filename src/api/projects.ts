@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { currentUser, requireAdmin, requireUser } from '../http/auth.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { given, p, parse, type Parsed } from '../http/params.js';
+import { blankIfNull, given, p, parse, type Parsed } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { isAdmin } from '../policy/users.js';
 import { PROJECT_ACCESS_LEVELS, type Visibility } from '../policy/levels.js';
@@ -58,11 +58,6 @@ export async function listProjects(ctx: Koa.Context, deps: Deps, scope: ListScop
     statistics: f.statistics,
     customAttributes: admin && f.with_custom_attributes,
   });
-}
-
-/** A JSON null name or path is blank, as GitLab's model sees nil: "can't be blank", not a crash. */
-function blankIfNull(value: string | null | undefined): string | undefined {
-  return value === null ? '' : value;
 }
 
 export function projectsRouter(deps: Deps): Router {

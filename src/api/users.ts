@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { currentUser, requireAdmin, requireUser } from '../http/auth.js';
 import { ApiError, forbidden, notFound } from '../http/errors.js';
-import { given, p, rawParams } from '../http/params.js';
+import { blankIfNull, given, p, rawParams } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findUserById, usersQuery, type UserOrder } from '../finders/users.js';
@@ -113,7 +113,7 @@ export function usersRouter(deps: Deps): Router {
     const v = parseOrdered(ctx, updateSchema, { external: allOrNoneOf('extern_uid', 'provider') });
     const updated = await updateUser(deps, user, {
       ...profile(v),
-      ...given({ email: v.email, username: v.username, name: v.name, password: v.password }),
+      ...given({ email: blankIfNull(v.email), username: blankIfNull(v.username), name: blankIfNull(v.name), password: blankIfNull(v.password) }),
     });
     ctx.body = await presentUser(db, urls, updated, 'public');
   });

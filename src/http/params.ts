@@ -212,6 +212,14 @@ function valueAllowed(value: unknown, allowed: readonly unknown[]): boolean {
   return Array.isArray(value) ? value.every((v) => allowed.includes(v)) : allowed.includes(value);
 }
 
+/**
+ * A JSON null for an optional string that a GitLab model validates as present (a name, a
+ * path, an e-mail): nil is blank to the model, so null is treated as "" ("can't be blank").
+ */
+export function blankIfNull(value: string | null | undefined): string | undefined {
+  return value === null ? '' : value;
+}
+
 /** Only the keys whose value is not undefined: the attributes a request actually sets. */
 export function given<T extends Record<string, unknown>>(values: T): Partial<T> {
   const out: Partial<T> = {};

@@ -79,6 +79,14 @@ describe('hostile values', () => {
       expect([move.status, move.body]).to.deep.equal([400, { message: { path: ["can't be blank"] } }]);
       expect((await s.get(base)).body.path_with_namespace).to.equal(project.path_with_namespace);
     });
+
+    it('answers a null e-mail, username or name of a user update as GitLab\'s model does', async () => {
+      for (const name of ['email', 'username', 'name']) {
+        const r = await s.put(`/users/${userId}`, { json: { [name]: null } });
+        expect([r.status, r.body], name).to.deep.equal([400, { message: { [name]: ["can't be blank"] } }]);
+      }
+      expect((await s.get(`/users/${userId}`)).body.username).to.equal('member');
+    });
   });
 
   describe('search', () => {
