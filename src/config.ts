@@ -10,7 +10,7 @@ export interface Config {
   externalUrl: string;
   rootToken: string | undefined;
   logLevel: string;
-  /** Largest accepted JSON/form body, in bytes. */
+  /** Largest accepted request body, in bytes, once decoded: JSON, form, or multipart fields and files together. */
   maxBodyBytes: number;
   /** SQLite connections (readers run in parallel; writers take turns). */
   dbPoolSize: number;

@@ -67,7 +67,11 @@ async function findToken(deps: Deps, secret: string): Promise<{ token: TokenRow;
   return { token, user: user as UserRow };
 }
 
-export function authMiddleware(deps: Deps): Koa.Middleware {
+/**
+ * The token's user (headers and query string only: the body is read after this, so that a
+ * stranger's body is never parsed). 401/403 for an unknown, revoked, expired or blocked token.
+ */
+export function authenticate(deps: Deps): Koa.Middleware {
   return async (ctx, next) => {
     const state: AuthState = { user: null, token: null, sudoer: null };
     ctx.state.auth = state;
@@ -82,14 +86,26 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
       state.user = user;
       state.token = token;
     }
+    await next();
+  };
+}
 
+/**
+ * `sudo` from the header, the query string or the body (GitLab takes all three), then the
+ * token's scopes. Runs after the body is read.
+ */
+export function resolveSudo(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    const state = ctx.state.auth as AuthState;
     const sudo = ctx.get('sudo') || rawParams(ctx).sudo;
-    if (sudo !== undefined && sudo !== '') {
+    if (sudo !== undefined && sudo !== null && sudo !== '') {
       if (!state.user) throw unauthorized();
       if (!state.user.admin) throw forbidden('Must be admin to use sudo');
       if (state.token && !tokenScopes(state.token).includes('sudo')) throw insufficientScope(['sudo']);
-      const target = await findUserByIdOrUsername(deps.db, String(sudo));
-      if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
+      const last: unknown = Array.isArray(sudo) ? sudo[sudo.length - 1] : sudo; // a repeated key: the last, as Rack
+      const name = typeof last === 'string' || typeof last === 'number' ? String(last) : '';
+      const target = name ? await findUserByIdOrUsername(deps.db, name) : undefined;
+      if (!target) throw new ApiError(404, { message: `404 User with ID or username '${name}' Not Found` });
       state.sudoer = state.user;
       state.user = target;
     } else if (state.token) {

@@ -1,8 +1,19 @@
 // Declarative parameter schemas. Values arrive from the query string, a form or a JSON body
 // (merged, body last); each declared parameter is coerced and checked, and failures answer
 // 400 {"error": "..."} in Grape's words, several joined by ", " in declaration order.
+//
+// JSON null: Grape 1.0's `requires` only checks that the key is there and its coercion lets
+// nil through, so GitLab hands nil to the endpoint, whose model then refuses it as blank
+// (or crashes); `allow_blank: false` refuses nil itself with "is empty". Here a null for a
+// required or not-blank parameter is refused at once in those words ("title is empty"), so a
+// handler's required string is always a string; a null for a parameter with a default takes
+// the default; a null for any other optional parameter is passed on (it clears a value).
 import type Koa from 'koa';
+import type { IParseOptions } from 'qs';
 import { paramError } from './errors.js';
+
+/** Bracketed keys (`iids[]=1`, `custom_attributes[k]=v`) as Rack reads them, for queries and form bodies; no dotted keys. */
+export const RACK_QUERY: IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 10000, allowDots: false };
 
 type Reason = 'is invalid' | 'is missing' | 'is empty' | 'does not have a valid value';
 
@@ -149,7 +160,7 @@ export interface Rules {
 }
 
 function isBlank(v: unknown): boolean {
-  return v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
+  return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
 }
 
 /** Every parameter the request carries: query string first, then the body. */
@@ -186,7 +197,11 @@ function parseOne(raw: Record<string, unknown>, name: string, param: Param<unkno
     out[name] = param.fallback;
     return null;
   }
-  if (!param.blankAllowed && (value === null || isBlank(value))) return `${name} is empty`;
+  if (value === null && param.fallback !== undefined) {
+    out[name] = param.fallback;
+    return null;
+  }
+  if ((value === null && param.isRequired) || (!param.blankAllowed && isBlank(value))) return `${name} is empty`;
   try {
     const coerced = value === null ? null : param.coerce(value);
     if (param.allowed && coerced !== null && !valueAllowed(coerced, param.allowed)) {
@@ -219,6 +234,14 @@ function ruleErrors(raw: Record<string, unknown>, rules: Rules): string[] {
 
 function valueAllowed(value: unknown, allowed: readonly unknown[]): boolean {
   return Array.isArray(value) ? value.every((v) => allowed.includes(v)) : allowed.includes(value);
+}
+
+/**
+ * A JSON null for an optional string that a GitLab model validates as present (a name, a
+ * path, an e-mail): nil is blank to the model, so null is treated as "" ("can't be blank").
+ */
+export function blankIfNull(value: string | null | undefined): string | undefined {
+  return value === null ? '' : value;
 }
 
 /** Only the keys whose value is not undefined: the attributes a request actually sets. */

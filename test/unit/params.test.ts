@@ -89,4 +89,12 @@ describe('params', () => {
     expect(parseValues({ h: { k: 'v', n: 1 } }, { h: p.hash() })).to.deep.equal({ h: { k: 'v', n: '1' } });
     expect(errorOf(() => parseValues({ h: 'flat' }, { h: p.hash() }))).to.deep.equal({ error: 'h is invalid' });
   });
+
+  it('refuses a null for a required or not-blank parameter as Grape\'s allow_blank does; a default replaces it; an optional null passes', () => {
+    const schema = { title: p.string().required(), count: p.integer().required(), name: p.string().notBlank(), sort: p.string().default('desc'), due: p.date() };
+    expect(errorOf(() => parseValues({ title: null, count: null, name: null, due: null }, schema))).to.deep.equal({
+      error: 'title is empty, count is empty, name is empty',
+    });
+    expect(parseValues({ title: 't', count: 1, sort: null, due: null }, schema)).to.deep.equal({ title: 't', count: 1, name: undefined, sort: 'desc', due: null });
+  });
 });
