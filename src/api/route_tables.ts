@@ -8,6 +8,7 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { docsRoutes } from './docs.js';
 
 export interface RouteTable {
   family: string;
@@ -20,6 +21,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  // openapi.json and the docs page describe every table, this one included (read when asked).
+  { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
