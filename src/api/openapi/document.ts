@@ -56,7 +56,9 @@ class ResponseSchemas {
   readonly own: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
 
   constructor(schemasDir: string | undefined) {
-    const preferred = new Map(Object.entries(GITLAB_ENTITIES).filter(([, s]) => !s.items).map(([name, s]) => [s.file, name]));
+    // A file is one component, named after the first entity that is that file.
+    const preferred = new Map<string, string>();
+    for (const [name, s] of Object.entries(GITLAB_ENTITIES)) if (!s.items && !preferred.has(s.file)) preferred.set(s.file, name);
     this.gitlab = new GitLabSchemas(schemasDir, preferred);
   }
 
@@ -65,7 +67,8 @@ class ResponseSchemas {
     const source = GITLAB_ENTITIES[name];
     if (source && !source.items) {
       const ref = this.gitlab.ref(source.file);
-      if (ref) return ref;
+      if (ref?.$ref === `#/components/schemas/${name}`) return ref;
+      if (ref) this.own[name] ??= ref; // another name of the same file (IssueBasic is issue.json too)
     }
     if (!this.own[name]) {
       const items = source?.items ? this.gitlab.items(source.file) : undefined;

@@ -21,6 +21,7 @@ export const GITLAB_ENTITIES: Readonly<Record<string, GitLabSource>> = {
   CommitNote: { file: `${V4}/commit_note.json` },
   Contributor: { file: 'contributor.json' },
   Issue: { file: `${V4}/issue.json` },
+  IssueBasic: { file: `${V4}/issue.json` }, // what issues.json lists
   MergeRequestBasic: { file: `${V4}/merge_requests.json`, items: true },
   Milestone: { file: `${V4}/milestones.json`, items: true },
   Note: { file: `${V4}/notes.json`, items: true },
