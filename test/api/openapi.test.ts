@@ -12,6 +12,7 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { schemaRoot } from '../helpers/schema.js';
 import { createProject, commitFiles, created } from '../helpers/projects.js';
 import { mount } from '../../src/api/mount.js';
+import { route } from '../../src/api/route.js';
 import { ROUTE_TABLES } from '../../src/api/route_tables.js';
 import { openApiDocument } from '../../src/api/openapi/document.js';
 import { openApiPaths } from '../../src/api/openapi/paths.js';
@@ -187,6 +188,31 @@ describe('OpenAPI document without GitLab\'s schemas', () => {
     await expectValid(doc);
     expect(doc.components.schemas.Branch).to.deep.equal({ type: 'object', description: "GitLab's Branch entity." });
     expect(doc.components.schemas.Label.required).to.include('subscribed');
+  });
+});
+
+describe('OpenAPI response schemas', () => {
+  const get = (path: string, schema: string, list = false) => route({ method: 'GET', path, auth: 'user', summary: path, response: { schema, list }, handler: () => null });
+
+  it('names a GitLab file once, other names refer to it; scalars inline; unknown names in words', async () => {
+    const routes = [get('/a', 'Issue'), get('/b', 'IssueBasic', true), get('/c', 'boolean'), get('/d', 'Nope'), get('/e', 'Note', true), get('/f', 'UserAdmin')];
+    const doc = openApiDocument([{ family: 'x', routes }], { version: 't', schemasDir: schemaRoot() }) as Doc;
+    await expectValid(doc);
+    const body = (p: string) => doc.paths[p].get.responses['200'].content['application/json'].schema;
+    expect(body('/a')).to.deep.equal({ $ref: '#/components/schemas/Issue' });
+    expect(body('/b')).to.deep.equal({ type: 'array', items: { $ref: '#/components/schemas/IssueBasic' } });
+    expect(doc.components.schemas.IssueBasic).to.deep.equal({ $ref: '#/components/schemas/Issue' });
+    expect(doc.components.schemas.Issue.properties.iid).to.deep.equal({ type: 'integer' });
+    expect(body('/c')).to.deep.equal({ type: 'boolean' });
+    expect(doc.components.schemas.Nope).to.deep.equal({ type: 'object', description: "GitLab's Nope entity." });
+    expect(doc.components.schemas.Note.properties.body).to.deep.equal({ type: 'string' });
+    // A property named "type" is a property, not a keyword.
+    expect(doc.components.schemas.Note.properties.type).to.deep.equal({ type: ['string', 'null'] });
+    // user/admin.json says "properties are full.json", a file GitLab never committed: type and required stay.
+    const admin = doc.components.schemas.UserAdmin;
+    expect(admin.type).to.equal('object');
+    expect(admin.required).to.include('is_admin');
+    expect(admin.properties).to.equal(undefined);
   });
 });
 
