@@ -14,6 +14,8 @@ export interface Config {
   maxBodyBytes: number;
   /** SQLite connections (readers run in parallel; writers take turns). */
   dbPoolSize: number;
+  /** GitLab 10.8's response schemas, described in /api/v4/openapi.json when the folder exists. */
+  schemasDir: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -36,5 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    schemasDir: path.resolve(env.WHARF_SCHEMAS || '../shared/reference/gitlab-10.8-schemas'),
   };
 }

@@ -25,6 +25,18 @@ class Invalid extends Error {
 
 type Coerce<T> = (raw: unknown) => T;
 
+/** A parameter's value as the OpenAPI document describes it (a JSON Schema object). */
+export type ValueSchema = Record<string, unknown>;
+
+/** The JSON Schema of each coercion the `p.*` constructors use: a parameter keeps its coercion
+ * through required()/values()/default()/notBlank(), so its type is found from it. */
+const valueSchemas = new WeakMap<Coerce<unknown>, ValueSchema>();
+
+function typed<T>(param: Param<T>, schema: ValueSchema): Param<T> {
+  valueSchemas.set(param.coerce, schema);
+  return param;
+}
+
 export class Param<T, Req extends boolean = false> {
   constructor(
     readonly coerce: Coerce<T>,
@@ -33,6 +45,12 @@ export class Param<T, Req extends boolean = false> {
     readonly fallback: T | undefined = undefined,
     readonly blankAllowed = true,
   ) {}
+
+  /** The value's JSON Schema (type, format, items) for the OpenAPI document; undefined for a
+   * hand-written coercion, which says nothing of its type. */
+  get valueSchema(): ValueSchema | undefined {
+    return valueSchemas.get(this.coerce);
+  }
 
   required(): Param<T, true> {
     return new Param<T, true>(this.coerce, true, this.allowed, this.fallback, this.blankAllowed);
@@ -108,6 +126,12 @@ export const coerceDateTime: Coerce<string> = (raw) => {
   return new Date(t).toISOString();
 };
 
+valueSchemas.set(coerceBoolean, { type: 'boolean' });
+valueSchemas.set(coerceInteger, { type: 'integer' });
+valueSchemas.set(coerceString, { type: 'string' });
+valueSchemas.set(coerceDate, { type: 'string', format: 'date' });
+valueSchemas.set(coerceDateTime, { type: 'string', format: 'date-time' });
+
 export const p = {
   string: () => new Param<string>(coerceString),
   integer: () => new Param<number>(coerceInteger),
@@ -116,26 +140,29 @@ export const p = {
   datetime: () => new Param<string>(coerceDateTime),
   /** `name[]=a&name[]=b`, a JSON array, or one bare value taken as a one-element array. */
   array<T>(item: Param<T, boolean>): Param<T[]> {
-    return new Param<T[]>((raw) => {
+    const param = new Param<T[]>((raw) => {
       const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
       return list.map((v) => item.coerce(v));
     });
+    return typed(param, { type: 'array', items: item.valueSchema ?? {} });
   },
   /** Integers given as an array or as one comma-separated string ("1,2,3"). */
   integerList(): Param<number[]> {
-    return new Param<number[]>((raw) => {
+    const param = new Param<number[]>((raw) => {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter((s) => s !== '') : [raw];
       return list.map((v) => coerceInteger(v));
     });
+    return typed(param, { type: 'array', items: { type: 'integer' }, description: 'An array, or integers separated by commas ("1,2,3").' });
   },
   /** `name[key]=value` pairs or a JSON object, values kept as strings. */
   hash(): Param<Record<string, string>> {
-    return new Param<Record<string, string>>((raw) => {
+    const param = new Param<Record<string, string>>((raw) => {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Invalid();
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(raw as Record<string, unknown>)) out[k] = coerceString(v);
       return out;
     });
+    return typed(param, { type: 'object', additionalProperties: { type: 'string' } });
   },
 };
 
