@@ -28,6 +28,8 @@ import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
+import { projectSnippetRoutes } from './snippets.js';
+import { personalSnippetRoutes } from './personal_snippets.js';
 import { docsRoutes } from './docs.js';
 
 export interface RouteTable {
@@ -60,6 +62,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
+  { family: 'project_snippets', routes: projectSnippetRoutes },
+  { family: 'snippets', routes: personalSnippetRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
 ];

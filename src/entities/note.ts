@@ -1,6 +1,7 @@
 // GitLab 10.8's Note entity, in its key order. Notes here are never diff notes, so `type` and
 // `attachment` are null, there is no `position`, and none is resolvable (no `resolved` keys).
-// A deleted author shows as GitLab's Ghost User, as on issues.
+// A deleted author shows as GitLab's Ghost User, as on issues. `noteable_iid` is null on a
+// snippet, which has none.
 import type { Conn } from '../store/db.js';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
@@ -15,7 +16,7 @@ export async function usersById(db: Conn, ids: (number | null)[]): Promise<Map<n
   return new Map(rows.map((u) => [u.id, u]));
 }
 
-export function noteEntity(note: NoteRow, noteableIid: number, users: Map<number, UserRow>, urls: Urls) {
+export function noteEntity(note: NoteRow, noteableIid: number | null, users: Map<number, UserRow>, urls: Urls) {
   const author = note.author_id === null ? undefined : users.get(note.author_id);
   return {
     id: note.id,
@@ -34,7 +35,7 @@ export function noteEntity(note: NoteRow, noteableIid: number, users: Map<number
 }
 
 /** Renders notes of one noteable with their authors loaded in one query. */
-export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number) {
+export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number | null) {
   const users = await usersById(db, notes.map((n) => n.author_id));
   return notes.map((n) => noteEntity(n, noteableIid, users, urls));
 }

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Note';
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Note' | 'Snippet';
 
 export interface Votes {
   upvotes: number;

@@ -12,11 +12,13 @@ import { recordEvent } from './events.js';
 import { todosOnNote } from './todos.js';
 
 export type NoteableType = 'Issue' | 'MergeRequest';
+/** Every kind of object notes hang off: issuables, and project snippets (api/snippet_noteables.ts). */
+export type NotedType = NoteableType | 'Snippet';
 
 export interface NoteRow {
   id: number;
   project_id: number;
-  noteable_type: NoteableType;
+  noteable_type: NotedType;
   noteable_id: number;
   author_id: number | null;
   body: string;
@@ -27,8 +29,8 @@ export interface NoteRow {
 }
 
 /** The noteable a note belongs to. */
-export interface NoteTarget {
-  type: NoteableType;
+export interface NoteTarget<T extends NotedType = NoteableType> {
+  type: T;
   id: number;
   projectId: number;
 }
@@ -37,17 +39,22 @@ export const NOTE_ORDERS = ['created_at', 'updated_at'] as const;
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-function tableOf(type: NoteableType): 'issues' | 'merge_requests' {
-  return type === 'Issue' ? 'issues' : 'merge_requests';
+function tableOf(type: NotedType): 'issues' | 'merge_requests' | 'snippets' {
+  return type === 'Issue' ? 'issues' : type === 'MergeRequest' ? 'merge_requests' : 'snippets';
+}
+
+/** Snippets keep no `user_notes_count` and have no to-dos (TodoService skips their notes). */
+function isIssuable(type: NotedType): type is NoteableType {
+  return type !== 'Snippet';
 }
 
 /** A note of this noteable, by id. */
-export async function findNote(db: Conn, target: NoteTarget, noteId: number): Promise<NoteRow | undefined> {
+export async function findNote(db: Conn, target: NoteTarget<NotedType>, noteId: number): Promise<NoteRow | undefined> {
   return db('notes').where({ id: noteId, noteable_type: target.type, noteable_id: target.id }).first();
 }
 
 /** The noteable's notes in the requested order (ties by id, in the same direction). */
-export function notesQuery(db: Conn, target: NoteTarget, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
+export function notesQuery(db: Conn, target: NoteTarget<NotedType>, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
   return db('notes').where({ noteable_type: target.type, noteable_id: target.id }).orderBy([
     { column: orderBy, order: sort },
     { column: 'id', order: sort },
@@ -55,14 +62,14 @@ export function notesQuery(db: Conn, target: NoteTarget, orderBy: (typeof NOTE_O
 }
 
 /** GitLab's ThrottledTouch: the noteable's updated_at moves unless it did within the last minute. */
-async function touchNoteable(tx: Tx, target: NoteTarget): Promise<void> {
+async function touchNoteable(tx: Tx, target: NoteTarget<NotedType>): Promise<void> {
   const stamp = now();
   const threshold = new Date(Date.parse(stamp) - TOUCH_INTERVAL_MS).toISOString();
   await tx(tableOf(target.type)).where('id', target.id).where('updated_at', '<', threshold).update({ updated_at: stamp });
 }
 
-function todoTarget(target: NoteTarget) {
-  return { type: target.type, id: target.id, projectId: target.projectId };
+function todoTarget(target: NoteTarget<NotedType>) {
+  return { type: target.type as NoteableType, id: target.id, projectId: target.projectId };
 }
 
 /** Model validation of a body: Rails' presence (whitespace only is blank). */
@@ -71,7 +78,7 @@ export function blankBody(body: string): boolean {
 }
 
 /** A user's comment; `createdAt` only when the caller allowed it. */
-export async function createNote(db: Conn, target: NoteTarget, author: UserRow, input: { body: string; createdAt?: string }): Promise<NoteRow> {
+export async function createNote(db: Conn, target: NoteTarget<NotedType>, author: UserRow, input: { body: string; createdAt?: string }): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const stamp = now();
     const [row] = await tx('notes')
@@ -88,10 +95,10 @@ export async function createNote(db: Conn, target: NoteTarget, author: UserRow, 
       })
       .returning('id');
     const id: number = typeof row === 'object' ? row.id : row;
-    await tx(tableOf(target.type)).where('id', target.id).increment('user_notes_count', 1);
+    if (isIssuable(target.type)) await tx(tableOf(target.type)).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);
     await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
-    await todosOnNote(tx, author, todoTarget(target), { id, body: input.body });
+    if (isIssuable(target.type)) await todosOnNote(tx, author, todoTarget(target), { id, body: input.body });
     return (await tx('notes').where({ id }).first()) as NoteRow;
   });
 }
@@ -100,7 +107,7 @@ export async function createNote(db: Conn, target: NoteTarget, author: UserRow, 
  * A system note (GitLab's SystemNoteService) inside the caller's transaction: no event, no
  * todo, no count, and no touch (GitLab writes them with touching disabled).
  */
-export async function createSystemNote(tx: Tx, target: NoteTarget, author: UserRow, body: string): Promise<void> {
+export async function createSystemNote(tx: Tx, target: NoteTarget<NotedType>, author: UserRow, body: string): Promise<void> {
   const stamp = now();
   await tx('notes').insert({
     project_id: target.projectId,
@@ -116,23 +123,23 @@ export async function createSystemNote(tx: Tx, target: NoteTarget, author: UserR
 }
 
 /** A new body; updated_at moves only when something changed (body or editor). */
-export async function updateNote(db: Conn, target: NoteTarget, note: NoteRow, editor: UserRow, body: string): Promise<NoteRow> {
+export async function updateNote(db: Conn, target: NoteTarget<NotedType>, note: NoteRow, editor: UserRow, body: string): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const bodyChanged = body !== note.body;
     if (bodyChanged || note.updated_by_id !== editor.id) {
       await tx('notes').where({ id: note.id }).update({ body, updated_by_id: editor.id, updated_at: now() });
     }
     await touchNoteable(tx, target);
-    if (bodyChanged) await todosOnNote(tx, editor, todoTarget(target), { id: note.id, body, oldBody: note.body });
+    if (bodyChanged && isIssuable(target.type)) await todosOnNote(tx, editor, todoTarget(target), { id: note.id, body, oldBody: note.body });
     return (await tx('notes').where({ id: note.id }).first()) as NoteRow;
   });
 }
 
 /** Deletes the note with its award emoji, its events and its todos; the count follows. */
-export async function deleteNote(db: Conn, target: NoteTarget, note: NoteRow): Promise<void> {
+export async function deleteNote(db: Conn, target: NoteTarget<NotedType>, note: NoteRow): Promise<void> {
   await db.transaction(async (tx) => {
     await removeNotes(tx, [note.id]);
-    if (!note.system) {
+    if (!note.system && isIssuable(target.type)) {
       await tx(tableOf(target.type)).where('id', target.id).where('user_notes_count', '>', 0).decrement('user_notes_count', 1);
     }
   });
