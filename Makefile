@@ -16,19 +16,39 @@ build: install
 run: build
 	npm start
 
+# The engines `make test` runs the suite on: sqlite, postgres or both (one mocha run each).
+WHARF_TEST_DB ?= both
+
 # Debian packages the tests use: python-gitlab (interop), git, bzip2 (tar.bz2 archives are
-# compressed by the system bzip2, as GitLab's workhorse did), unzip. Installed when missing.
+# compressed by the system bzip2, as GitLab's workhorse did), unzip, and postgresql (its
+# initdb and pg_ctl start a throwaway cluster for the PostgreSQL run; Debian keeps them in
+# /usr/lib/postgresql/<version>/bin). Installed when missing.
 system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
 	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ "$(WHARF_TEST_DB)" != sqlite ] && ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  missing="$$missing postgresql"; \
+	fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# The whole suite on each engine; both runs always happen, and either failing fails the target.
 test: build system-deps
-	npx mocha
+	@case "$(WHARF_TEST_DB)" in \
+	  sqlite|postgres) engines="$(WHARF_TEST_DB)" ;; \
+	  both) engines="sqlite postgres" ;; \
+	  *) echo "WHARF_TEST_DB must be sqlite, postgres or both, not '$(WHARF_TEST_DB)'"; exit 2 ;; \
+	esac; \
+	failed=""; \
+	for engine in $$engines; do \
+	  echo "=== mocha on $$engine"; start=$$(date +%s); \
+	  WHARF_TEST_DB=$$engine npx mocha || failed="$$failed $$engine"; \
+	  echo "=== $$engine: $$(( $$(date +%s) - start )) s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "=== the suite failed on:$$failed"; exit 1; fi
 
 bench: build
 	node dist/bench/projects.js
