@@ -45,7 +45,7 @@ export const WRITER_LOCK_KEY = 0x7768617266;
  * alone: a service reads, checks and writes (a last owner leaving, a name being taken, an
  * access request approved twice) and nothing can slip in between. PostgreSQL's READ
  * COMMITTED would let two such transactions interleave, across processes too. So every
- * transaction starts by taking one cluster-wide advisory lock, held until COMMIT or ROLLBACK:
+ * transaction starts by taking one advisory lock of the database, held until COMMIT or ROLLBACK:
  * write transactions take turns exactly as on SQLite, in every process on the database, while
  * reads (outside transactions) never wait. Waiting is bounded as SQLite's busy_timeout is:
  * a lock not had within `lock_timeout` fails the transaction instead of hanging. Nested
