@@ -16,14 +16,22 @@ build: install
 run: build
 	npm start
 
+# The engines `make test` runs the suite on: sqlite, postgres or both (one mocha run each).
+WHARF_TEST_DB ?= both
+
 # Debian packages the tests use: python-gitlab (interop), git, bzip2 (tar.bz2 archives are
 # compressed by the system bzip2, as GitLab's workhorse did), unzip, chromium (the docs page
-# is rendered in headless Chromium). Installed when missing.
+# is rendered in headless Chromium), and postgresql (its initdb and pg_ctl start a throwaway
+# cluster for the PostgreSQL run; Debian keeps them in /usr/lib/postgresql/<version>/bin).
+# Installed when missing.
 system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
 	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ "$(WHARF_TEST_DB)" != sqlite ] && ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  missing="$$missing postgresql"; \
+	fi; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
@@ -34,8 +42,20 @@ system-deps:
 lint: install
 	npx eslint --config test/lint/eslint.config.js src
 
+# The whole suite on each engine; both runs always happen, and either failing fails the target.
 test: build system-deps lint
-	npx mocha
+	@case "$(WHARF_TEST_DB)" in \
+	  sqlite|postgres) engines="$(WHARF_TEST_DB)" ;; \
+	  both) engines="sqlite postgres" ;; \
+	  *) echo "WHARF_TEST_DB must be sqlite, postgres or both, not '$(WHARF_TEST_DB)'"; exit 2 ;; \
+	esac; \
+	failed=""; \
+	for engine in $$engines; do \
+	  echo "=== mocha on $$engine"; start=$$(date +%s); \
+	  WHARF_TEST_DB=$$engine npx mocha || failed="$$failed $$engine"; \
+	  echo "=== $$engine: $$(( $$(date +%s) - start )) s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "=== the suite failed on:$$failed"; exit 1; fi
 
 # Prints the declared API route table (src/api/route_tables.ts): method, path, auth, load, ability, status.
 routes: build

@@ -12,7 +12,7 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes, once decoded: JSON, form, or multipart fields and files together. */
   maxBodyBytes: number;
-  /** SQLite connections (readers run in parallel; writers take turns). */
+  /** Database connections of the process (readers run in parallel; writers take turns). */
   dbPoolSize: number;
   /** GitLab 10.8's response schemas, described in /api/v4/openapi.json when the folder exists. */
   schemasDir: string;
@@ -28,16 +28,18 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const db = env.WHARF_DB || 'db/wharf.sqlite3';
+  const postgres = db.startsWith('postgres://') || db.startsWith('postgresql://');
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    db: db.startsWith('postgres://') || db.startsWith('postgresql://') ? db : path.resolve(db),
+    db: postgres ? db : path.resolve(db),
     reposDir: path.resolve(env.WHARF_REPOS || 'repos'),
     externalUrl: (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, ''),
     rootToken: env.WHARF_ROOT_TOKEN || undefined,
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
-    dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    // SQLite has one file and one writer: a few connections are enough for its readers.
+    dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, postgres ? 10 : 4, 'WHARF_DB_POOL')),
     schemasDir: path.resolve(env.WHARF_SCHEMAS || '../shared/reference/gitlab-10.8-schemas'),
   };
 }

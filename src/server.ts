@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { openDb, migrate } from './store/db.js';
+import { openDb, migrate, postgresLocaleMismatch } from './store/db.js';
 import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
@@ -24,6 +24,8 @@ export interface RunningServer {
 export async function prepare(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<Deps> {
   const db = openDb(config.db, config.dbPoolSize);
   await migrate(db);
+  const localeMismatch = await postgresLocaleMismatch(db);
+  if (localeMismatch) log.warn(localeMismatch);
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
   const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos, log };
   await bootstrap(deps);

@@ -3,7 +3,7 @@
 // shows beyond its rows (authors, assignees, milestones, labels, project paths) is loaded in
 // one batch per kind by `loadIssueExtras`.
 import type { Knex } from 'knex';
-import { isSqlite, type Conn } from '../store/db.js';
+import type { Conn } from '../store/db.js';
 import { trigramMatch } from './fuzzy.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import type { MilestoneRow } from './milestones.js';
@@ -76,10 +76,11 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
  * from that set and sorts it, rather than walking the whole list in order and checking every
  * issue.
  */
-function hasSetFilter(db: Conn, f: IssueFilters): boolean {
+function hasSetFilter(f: IssueFilters): boolean {
   const labelTitles = filtersByLabelTitles(f.labels);
   const milestoneSet = filtersByMilestone(f.milestone);
-  const indexedSearch = isSqlite(db) && f.search !== undefined && trigramMatch(f.search, ['title']) !== null;
+  // SQLite's FTS5 and PostgreSQL's pg_trgm indexes (migrations 000015, 000018) both serve it.
+  const indexedSearch = f.search !== undefined && trigramMatch(f.search, ['title']) !== null;
   return (
     f.scope !== 'all' ||
     f.authorId !== undefined ||
@@ -113,7 +114,7 @@ function walkIsCheaper(page: Page, total: number, size: number): boolean {
  * issues drive, in index order, and stop after the page) and on `i.project_id` otherwise.
  */
 export function issuesQuery(db: Conn, user: UserRow, source: IssueSource, f: IssueFilters): Knex.QueryBuilder {
-  const setDriven = hasSetFilter(db, f) && !(f.iids && f.iids.length);
+  const setDriven = hasSetFilter(f) && !(f.iids && f.iids.length);
   const build = (walk: boolean) => {
     const q = db('issues as i').select('i.*');
     if (source.kind === 'project') {
