@@ -14,6 +14,14 @@ export interface Config {
   maxBodyBytes: number;
   /** SQLite connections (readers run in parallel; writers take turns). */
   dbPoolSize: number;
+  /** Background jobs run at once by this process (0: it runs none; another process does). */
+  jobConcurrency: number;
+  /** How long a job stays claimed by a process that stopped renewing it (a crash), in ms. */
+  jobLeaseMs: number;
+  /** How often jobs queued by other processes are looked for, in ms. */
+  jobPollMs: number;
+  /** How long a stop waits for running jobs before handing them back, in ms. */
+  jobShutdownMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -36,5 +44,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    jobConcurrency: intFrom(env.WHARF_JOB_CONCURRENCY, 5, 'WHARF_JOB_CONCURRENCY'),
+    jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,
+    jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),
+    jobShutdownMs: intFrom(env.WHARF_JOB_SHUTDOWN_SECONDS, 25, 'WHARF_JOB_SHUTDOWN_SECONDS') * 1000,
   };
 }

@@ -47,6 +47,11 @@ export class TestServer {
     return this.running.deps.db;
   }
 
+  /** Runs every due background job (statistics, housekeeping, …) until the queue has none left. */
+  drainJobs(opts?: { at?: Date }): Promise<void> {
+    return this.running.jobs.drain(opts);
+  }
+
   async request<T = any>(method: string, apiPath: string, opts: RequestOptions = {}): Promise<Reply<T>> {
     const url = new URL(apiPath.startsWith('/api/') || apiPath.startsWith('/-/') ? apiPath : `/api/v4${apiPath}`, this.url);
     for (const [k, v] of Object.entries(opts.query ?? {})) {
