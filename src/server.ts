@@ -11,8 +11,6 @@ import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
-import { startEventRetention } from './jobs/event_retention.js';
-import { startMemberExpiry } from './jobs/member_expiry.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
 
@@ -54,8 +52,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const jobs = [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
-  await runner.start();
+  await runner.start(); // background jobs, the daily ones included
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
@@ -64,7 +61,6 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     url,
     jobs: runner,
     async close() {
-      for (const job of jobs) job.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue
