@@ -6,3 +6,4 @@ import './update_merge_requests.js';
 import './event_retention.js';
 import './member_expiry.js';
 import './job_retention.js';
+import './git_garbage_collect.js';

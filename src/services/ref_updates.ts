@@ -1,10 +1,12 @@
 // What every moved ref sets off, whether the push came over git or through the API (files,
 // commits, branches, merges): GitLab's push events and the refresh of the merge requests
 // whose source or target branch moved (a durable job run at once: see
-// merge_request_refresh.ts). One entry point so that both paths agree.
+// merge_request_refresh.ts), and the push counted for housekeeping (housekeeping.ts). One
+// entry point so that both paths agree.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { recordPushEvents } from './push_events.js';
+import { countPushForHousekeeping } from './housekeeping.js';
 import { UPDATE_MERGE_REQUESTS_JOB, type UpdateMergeRequestsPayload } from './merge_request_refresh.js';
 
 /** One ref that moved: zeros (or '') in `oldOid` for a creation, in `newOid` for a deletion. */
@@ -21,4 +23,9 @@ export async function refsUpdated(deps: Deps, project: ProjectWithNamespace, use
   await recordPushEvents(deps, project, user, updates);
   const refresh: UpdateMergeRequestsPayload = { projectId: project.id, userId: user.id, updates };
   await deps.jobs.perform(UPDATE_MERGE_REQUESTS_JOB, refresh, { queue: 'update_merge_requests' });
+  try {
+    await countPushForHousekeeping(deps, project.id);
+  } catch (err) {
+    deps.log.warn({ err, project: project.id }, 'push not counted for housekeeping'); // the push has landed
+  }
 }
