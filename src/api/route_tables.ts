@@ -29,6 +29,7 @@ import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { housekeepingRoutes } from './housekeeping.js';
+import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 
 export interface RouteTable {
   family: string;
@@ -61,6 +62,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
+  { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
