@@ -63,6 +63,10 @@ export class ChildServer {
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
+        // Background jobs run only where a test asks (WHARF_JOB_CONCURRENCY in `env`): a
+        // housekeeping repack set off by a test's commits would otherwise prune loose objects
+        // while the test's `git fsck` lists them.
+        WHARF_JOB_CONCURRENCY: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

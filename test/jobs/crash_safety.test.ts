@@ -9,7 +9,7 @@ import { ChildServer, tempDataDir } from '../helpers/child_server.js';
 import { openDb, type Db } from '../../src/store/db.js';
 import { enqueueJob, findJob, type JobRow } from '../../src/store/job_queue.js';
 
-const FAST = { WHARF_JOB_LEASE_SECONDS: '2', WHARF_JOB_POLL_MS: '100' };
+const FAST = { WHARF_JOB_CONCURRENCY: '5', WHARF_JOB_LEASE_SECONDS: '2', WHARF_JOB_POLL_MS: '100' };
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -12,11 +12,6 @@ import { expectFsckClean, git, head } from '../helpers/bare_git.js';
 import { repositoriesOnDisk } from '../helpers/disk.js';
 import type { Reply } from '../helpers/server.js';
 
-// Background jobs stay queued in the busiest test: a housekeeping repack that the commits set
-// off would otherwise prune loose objects while `git fsck` lists them ("unable to mmap"), a race
-// of the check, not of the repository (git's own readers look in the new pack).
-const NO_BACKGROUND_JOBS = { WHARF_JOB_CONCURRENCY: '0' };
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Holds SQLite's write lock from this process until released: the server's writes wait. */
@@ -161,7 +156,7 @@ describe('Crash safety: SIGKILL during repository work, then a restart', functio
   });
 
   it('leaves sound repositories, every 201 commit on its branch and no stray folder after kills during writes and renames', async () => {
-    s = await ChildServer.start(dir, NO_BACKGROUND_JOBS);
+    s = await ChildServer.start(dir);
     const projects = [await seededProject(s, 'busy-a'), await seededProject(s, 'busy-b'), await seededProject(s, 'busy-c')];
     const landed: { project: number; branch: string; sha: string }[] = [];
     let seq = 0;
@@ -205,7 +200,7 @@ describe('Crash safety: SIGKILL during repository work, then a restart', functio
       stop = true;
       await Promise.all(load);
 
-      s = await ChildServer.start(dir, NO_BACKGROUND_JOBS);
+      s = await ChildServer.start(dir);
       const paths = await expectConsistent(s);
       for (const c of landed) {
         const repo = path.join(s.reposDir, `${paths.get(c.project)}.git`);
