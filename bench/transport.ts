@@ -6,7 +6,6 @@
 // Prints a markdown table (also written to bench/results/transport.md). Aim: within 1.5x.
 import os from 'node:os';
 import path from 'node:path';
-import { statisticsSettled } from '../src/services/after_push.js';
 import { Api, ROOT_TOKEN, runMain, writeResults } from './harness.js';
 import { gitAsync, gitSync, timeIt, withInProcessServer } from './timing.js';
 
@@ -53,7 +52,7 @@ async function main() {
     const projects: { id: number; url: string }[] = [];
     for (let i = 0; i < runs; i++) projects.push(await newProject(`push-${i}`));
     const urls = projects.map((p) => p.url);
-    const settle = () => Promise.all(projects.map((p) => statisticsSettled(p.id)));
+    const settle = () => server.jobs.drain();
     // Each run waits, untimed, for the previous run's background statistics.
     const pushWharf = await timeIt(runs, (i) => git(['push', '-q', urls[i], ...refspecs], source), settle);
     await settle();

@@ -16,6 +16,14 @@ export interface Config {
   dbPoolSize: number;
   /** GitLab 10.8's response schemas, described in /api/v4/openapi.json when the folder exists. */
   schemasDir: string;
+  /** Background jobs run at once by this process (0: it runs none; another process does). */
+  jobConcurrency: number;
+  /** How long a job stays claimed by a process that stopped renewing it (a crash), in ms. */
+  jobLeaseMs: number;
+  /** How often jobs queued by other processes are looked for, in ms. */
+  jobPollMs: number;
+  /** How long a stop waits for running jobs before handing them back, in ms. */
+  jobShutdownMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -41,5 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // SQLite has one file and one writer: a few connections are enough for its readers.
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, postgres ? 10 : 4, 'WHARF_DB_POOL')),
     schemasDir: path.resolve(env.WHARF_SCHEMAS || '../shared/reference/gitlab-10.8-schemas'),
+    jobConcurrency: intFrom(env.WHARF_JOB_CONCURRENCY, 5, 'WHARF_JOB_CONCURRENCY'),
+    jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,
+    jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),
+    jobShutdownMs: intFrom(env.WHARF_JOB_SHUTDOWN_SECONDS, 25, 'WHARF_JOB_SHUTDOWN_SECONDS') * 1000,
   };
 }

@@ -11,11 +11,13 @@ import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
-import { startEventRetention } from './jobs/event_retention.js';
-import { startMemberExpiry } from './jobs/member_expiry.js';
+import { JobRunner } from './jobs/runner.js';
+import './jobs/kinds.js';
 
 export interface RunningServer {
   deps: Deps;
+  /** This process's job runner (deps.jobs); tests call `jobs.drain()`. */
+  jobs: JobRunner;
   server: http.Server;
   url: string;
   close(): Promise<void>;
@@ -27,7 +29,13 @@ export async function prepare(config: Config, log: Logger = pino({ level: config
   const localeMismatch = await postgresLocaleMismatch(db);
   if (localeMismatch) log.warn(localeMismatch);
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
-  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos, log };
+  const deps = { config, db, urls: new Urls(config.externalUrl), repos, log } as Deps;
+  deps.jobs = new JobRunner(deps, {
+    concurrency: config.jobConcurrency,
+    leaseMs: config.jobLeaseMs,
+    pollMs: config.jobPollMs,
+    shutdownMs: config.jobShutdownMs,
+  });
   await bootstrap(deps);
   await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
   return deps;
@@ -35,6 +43,7 @@ export async function prepare(config: Config, log: Logger = pino({ level: config
 
 export async function startServer(config: Config, log?: Logger): Promise<RunningServer> {
   const deps = await prepare(config, log);
+  const runner = deps.jobs as JobRunner;
   const app = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -45,17 +54,18 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const jobs = [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
+  await runner.start(); // background jobs, the daily ones included
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
     deps,
     server,
     url,
+    jobs: runner,
     async close() {
-      for (const job of jobs) job.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue
       await deps.db.destroy();
     },
   };

@@ -29,6 +29,8 @@ import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { docsRoutes } from './docs.js';
+import { housekeepingRoutes } from './housekeeping.js';
+import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 
 export interface RouteTable {
   family: string;
@@ -60,6 +62,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
+  { family: 'housekeeping', routes: housekeepingRoutes },
+  { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
 ];

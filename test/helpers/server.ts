@@ -50,6 +50,11 @@ export class TestServer {
     return this.running.deps.db;
   }
 
+  /** Runs every due background job (statistics, housekeeping, …) until the queue has none left. */
+  drainJobs(opts?: { at?: Date }): Promise<void> {
+    return this.running.jobs.drain(opts);
+  }
+
   async request<T = any>(method: string, apiPath: string, opts: RequestOptions = {}): Promise<Reply<T>> {
     const url = new URL(apiPath.startsWith('/api/') || apiPath.startsWith('/-/') ? apiPath : `/api/v4${apiPath}`, this.url);
     for (const [k, v] of Object.entries(opts.query ?? {})) {
@@ -140,6 +145,10 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     WHARF_REPOS: path.join(dir, 'repos'),
     WHARF_EXTERNAL_URL: `http://127.0.0.1:${port}`,
     WHARF_ROOT_TOKEN: ROOT_TOKEN,
+    // Background jobs run when a test drains them (drainJobs) or asks for a runner
+    // (WHARF_JOB_CONCURRENCY in `env`): never behind a test's back, so that a housekeeping
+    // repack never prunes loose objects while the test's `git fsck` lists them.
+    WHARF_JOB_CONCURRENCY: '0',
     ...env,
   });
   const running = await startServer(config, pino({ level: process.env.WHARF_TEST_LOG || 'silent' }));

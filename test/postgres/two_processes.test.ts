@@ -16,7 +16,8 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/te
 import { commit, gitOk, tempDir } from '../transport/git_client.js';
 import { git as bareGit } from '../helpers/bare_git.js';
 import { openDb, type Db } from '../../src/store/db.js';
-import { claimRun } from '../../src/jobs/claim.js';
+import { scheduleCrons } from '../../src/jobs/scheduler.js';
+import '../../src/jobs/kinds.js';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXTERNAL_URL = 'http://wharf.example';
@@ -207,18 +208,21 @@ describe('Two Wharf processes on one PostgreSQL database', function () {
     bareGit(bare, ['fsck', '--no-dangling']);
   });
 
-  it('a daily job pass is claimed by one process of the two, once per interval', async () => {
+  it('a periodic job is queued once per period, whichever of the two processes schedules it', async () => {
     const day = 24 * 60 * 60 * 1000;
     const one: Db = openDb(database.target);
     const two: Db = openDb(database.target);
     try {
       const at = new Date('2030-01-01T03:00:00Z');
-      const first = await Promise.all(Array.from({ length: 10 }, (_, i) => claimRun(i % 2 ? one : two, 'test job', day, at)));
-      expect(first.filter(Boolean)).to.have.length(1);
-      // Later the same day: nobody; a day later: one again.
-      expect(await claimRun(one, 'test job', day, new Date(at.getTime() + 5 * 3600_000))).to.equal(false);
-      const next = await Promise.all([claimRun(one, 'test job', day, new Date(at.getTime() + day)), claimRun(two, 'test job', day, new Date(at.getTime() + day + 1000))]);
-      expect(next.filter(Boolean)).to.have.length(1);
+      const crons = (await Promise.all(Array.from({ length: 10 }, (_, i) => scheduleCrons(i % 2 ? one : two, at)))).reduce((a, b) => a + b, 0);
+      const queued = async () => Number(((await one('jobs').where('unique_key', 'like', 'cron:%').count({ n: '*' }).first()) as { n: number | string }).n);
+      const perDay = await queued();
+      expect(perDay, 'each periodic job is queued once for the day').to.be.greaterThan(0);
+      expect(crons).to.equal(perDay);
+      // An hour later (the same period of each): nothing new; a day later: one run of each again.
+      expect(await scheduleCrons(one, new Date(at.getTime() + 3600_000))).to.equal(0);
+      const next = await Promise.all([scheduleCrons(one, new Date(at.getTime() + day)), scheduleCrons(two, new Date(at.getTime() + day + 1000))]);
+      expect(next[0] + next[1]).to.equal(perDay);
     } finally {
       await one.destroy();
       await two.destroy();
