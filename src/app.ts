@@ -11,6 +11,9 @@ import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
+import { monitoringRouter } from './api/monitoring.js';
+import { requestMetrics } from './http/request_metrics.js';
+import { apiThrottle, webThrottle } from './http/throttle.js';
 
 export const API_PREFIX = '/api/v4';
 
@@ -19,6 +22,7 @@ export function buildApp(deps: Deps): Koa {
   app.silent = true; // errors are logged by errorMiddleware
 
   app.use(accessLog(deps));
+  app.use(requestMetrics);
   app.use(jsonMiddleware);
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
@@ -30,6 +34,8 @@ export function buildApp(deps: Deps): Koa {
 
   const health = healthRouter(deps);
   app.use(health.routes());
+  app.use(monitoringRouter(deps).routes());
+  app.use(webThrottle(deps, API_PREFIX)); // rate limits (the throttle_* settings) outside the API
   app.use(gitHttpMiddleware(deps)); // git clone/fetch/push: streamed bodies, outside the API's parser
 
   const api = new Router({ prefix: API_PREFIX });
@@ -42,7 +48,7 @@ export function buildApp(deps: Deps): Koa {
     multipart: true,
     formidable: { maxFileSize: deps.config.maxBodyBytes },
   });
-  const auth = authMiddleware(deps);
+  const auth = apiThrottle(deps, authMiddleware(deps)); // rate limits around who is asking
   const apiRoutes = api.routes();
   app.use(async (ctx, next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();

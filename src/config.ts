@@ -1,4 +1,5 @@
 // Every setting of the process, read once from the environment. Nothing else reads process.env.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -14,6 +15,21 @@ export interface Config {
   maxBodyBytes: number;
   /** SQLite connections (readers run in parallel; writers take turns). */
   dbPoolSize: number;
+  /** Addresses (CIDR or single) allowed to read `/-/metrics`; everyone else gets 404. */
+  monitoringWhitelist: string[];
+}
+
+/** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
+function cidrListFrom(value: string | undefined, fallback: string, name: string): string[] {
+  const entries = (value === undefined || value.trim() === '' ? fallback : value).split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max);
+    if (!family || !prefixOk || rest.length) throw new Error(`${name} must be a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -36,5 +52,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
   };
 }

@@ -11,6 +11,7 @@ import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
+import { registerDbPool } from './services/metrics.js';
 import { startEventRetention } from './jobs/event_retention.js';
 import { startMemberExpiry } from './jobs/member_expiry.js';
 
@@ -44,6 +45,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.listen(config.port, config.host, () => resolve());
   });
   const jobs = [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
+  const stopPoolMetrics = registerDbPool(deps.db);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
@@ -52,6 +54,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     url,
     async close() {
       for (const job of jobs) job.stop();
+      stopPoolMetrics();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.db.destroy();

@@ -26,7 +26,7 @@ interface SettingsRow {
 /** One cache per store (tests run several servers in one process). */
 const caches = new WeakMap<object, EpochCache<number, ApplicationSettings>>();
 
-function cacheFor(db: Db): EpochCache<number, ApplicationSettings> {
+function cacheFor(db: Conn): EpochCache<number, ApplicationSettings> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new EpochCache<number, ApplicationSettings>('settings', 1)));
   return cache;
@@ -55,7 +55,7 @@ async function loadRow(db: Conn, forUpdate = false): Promise<SettingsRow | undef
  * The current settings. `epochs` are the request's epochs when the caller has read them
  * already (one read per request); otherwise they are read here (one small query).
  */
-export async function settingsOf(deps: { db: Db }, epochs?: Map<string, number>): Promise<ApplicationSettings> {
+export async function settingsOf(deps: { db: Conn }, epochs?: Map<string, number>): Promise<ApplicationSettings> {
   const current = epochs ?? (await readEpochs(deps.db));
   return cacheFor(deps.db).get(1, current, async () => fromRow(await loadRow(deps.db)));
 }
