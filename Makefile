@@ -16,11 +16,13 @@ build: install
 run: build
 	npm start
 
-# Debian packages the tests use: python-gitlab (interop), git, bzip2 (tar.bz2 archives are
+# Debian packages the tests use: python-gitlab (interop), the Prometheus Python client (its
+# strict text-format parser checks /-/metrics), git, bzip2 (tar.bz2 archives are
 # compressed by the system bzip2, as GitLab's workhorse did), unzip. Installed when missing.
 system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
+	/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing="$$missing python3-prometheus-client"; \
 	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
