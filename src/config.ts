@@ -1,4 +1,5 @@
 // Every setting of the process, read once from the environment. Nothing else reads process.env.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -24,6 +25,21 @@ export interface Config {
   jobPollMs: number;
   /** How long a stop waits for running jobs before handing them back, in ms. */
   jobShutdownMs: number;
+  /** Addresses (CIDR or single) allowed to read `/-/metrics`; everyone else gets 404. */
+  monitoringWhitelist: string[];
+}
+
+/** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
+function cidrListFrom(value: string | undefined, fallback: string, name: string): string[] {
+  const entries = (value === undefined || value.trim() === '' ? fallback : value).split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max);
+    if (!family || !prefixOk || rest.length) throw new Error(`${name} must be a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -53,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,
     jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),
     jobShutdownMs: intFrom(env.WHARF_JOB_SHUTDOWN_SECONDS, 25, 'WHARF_JOB_SHUTDOWN_SECONDS') * 1000,
+    monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
   };
 }

@@ -13,6 +13,7 @@ import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
+import { registerDbPool } from './services/metrics.js';
 
 export interface RunningServer {
   deps: Deps;
@@ -55,6 +56,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.listen(config.port, config.host, () => resolve());
   });
   await runner.start(); // background jobs, the daily ones included
+  const stopPoolMetrics = registerDbPool(deps.db);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
@@ -63,6 +65,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     url,
     jobs: runner,
     async close() {
+      stopPoolMetrics();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue

@@ -31,6 +31,7 @@ import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
+import { settingsRoutes } from './settings.js';
 
 export interface RouteTable {
   family: string;
@@ -66,6 +67,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
+  { family: 'settings', routes: settingsRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

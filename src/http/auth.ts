@@ -16,7 +16,7 @@ export interface AuthState {
   sudoer: UserRow | null;
 }
 
-function tokenFrom(ctx: Koa.Context): string | undefined {
+export function tokenFrom(ctx: Koa.Context): string | undefined {
   const header = ctx.get('private-token');
   if (header) return header;
   const query = ctx.state.query as Record<string, unknown>;

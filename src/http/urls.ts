@@ -3,6 +3,11 @@ export class Urls {
   readonly base: string;
   readonly api: string;
   private readonly sshHost: string;
+  /**
+   * The `gravatar_enabled` setting as the current request read it (http/request_settings.ts):
+   * without it, users without an avatar of their own show none (GitLab's GravatarService).
+   */
+  gravatarEnabled = true;
 
   constructor(externalUrl: string) {
     this.base = externalUrl.replace(/(?<!\/)\/+$/, '');

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import type { LoadedProject } from '../api/loaders.js';
 import { badRequest } from '../http/errors.js';
 import { BranchRules, canPushToBranch, checkRefUpdate, PUSH_PROTECTED } from '../policy/branches.js';
+import { settingsOf } from './application_settings.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
 import { whileRepositoryExists, withProjectRepository } from './repository_guard.js';
@@ -27,7 +28,8 @@ async function createBranchIn(deps: Deps, loaded: LoadedProject, gitdir: string,
   // As GitLab: a branch of an empty repository starts from a `master` holding an empty README,
   // written through the push hooks, so refused with their message where master is protected.
   if ((await listBranchHeads(gitdir)).size === 0) {
-    if (!(await canPushToBranch(deps.db, loaded.user, project, loaded.access, 'master', true))) throw badRequest(PUSH_PROTECTED);
+    const { default_branch_protection: protection } = await settingsOf(deps);
+    if (!(await canPushToBranch(deps.db, loaded.user, project, loaded.access, 'master', true, protection))) throw badRequest(PUSH_PROTECTED);
     await commitFiles(deps, loaded, {
       branch: 'master',
       message: 'Add README.md',

@@ -13,13 +13,18 @@ import { ApiError } from '../http/errors.js';
 import { visibilityName } from '../policy/levels.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { createProject } from './projects.js';
+import { settingsOf } from './application_settings.js';
+import { closestAllowedLevel } from '../policy/visibility.js';
 import { whileRepositoryExists } from './repository_guard.js';
 
 const run = promisify(execFile);
 
 /** Creates the fork; model errors (name or path taken) answer 409, as the fork API's conflict!. */
 export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWithNamespace, namespace: NamespaceRow): Promise<ProjectWithNamespace> {
-  const level = Math.min(parent.visibility_level, namespace.visibility_level);
+  // ForkService#allowed_visibility_level: no more visible than the parent or the namespace,
+  // and the closest level the instance does not restrict.
+  const { restricted_visibility_levels: restricted } = await settingsOf(deps);
+  const level = closestAllowedLevel(Math.min(parent.visibility_level, namespace.visibility_level), restricted);
   let fork: ProjectWithNamespace;
   try {
     const parentDir = deps.repos.pathFor(fullPathOf(parent));

@@ -16,6 +16,8 @@ import { groupErrors, rubyInspect, type Errors } from './group_rules.js';
 import { subtreeIds } from '../finders/groups.js';
 import { withNamespaces } from '../entities/project.js';
 import { moveRepositoriesOf, type RepositoryMove } from './repository_moves.js';
+import { settingsOf } from './application_settings.js';
+import { deniedVisibility } from './visibility_rules.js';
 
 export interface GroupSettings {
   description?: string;
@@ -85,7 +87,11 @@ function saveFailed(errors: Errors) {
 export async function createGroup(deps: Deps, creator: UserRow, g: NewGroup): Promise<NamespaceRow> {
   const parent = g.parent ?? null;
   const fullPath = parent ? `${parent.full_path}/${g.path}` : g.path;
-  const level = visibilityLevel(g.visibility ?? 'private');
+  // The instance's default visibility for new groups; a restricted level is refused first.
+  const settings = await settingsOf(deps);
+  const level = g.visibility !== undefined ? visibilityLevel(g.visibility) : settings.default_group_visibility;
+  const denied = deniedVisibility(settings, creator, level);
+  if (denied) throw saveFailed(denied);
   try {
     return await deps.db.transaction(async (tx) => {
       const errors = groupErrors({
@@ -135,7 +141,12 @@ async function repositoryMoves(db: Conn, group: NamespaceRow, newFullPath: strin
  * full names start with this one's), and a new path moves the repositories below first; if
  * the rows then cannot change, they are moved back.
  */
-export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdate): Promise<NamespaceRow> {
+export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdate, actor?: UserRow): Promise<NamespaceRow> {
+  // A change to a restricted level is refused to non-admins (UpdateVisibilityLevel), alone.
+  if (u.visibility !== undefined && visibilityLevel(u.visibility) !== group.visibility_level && actor) {
+    const denied = deniedVisibility(await settingsOf(deps), actor, visibilityLevel(u.visibility));
+    if (denied) throw validationError(denied);
+  }
   const parent: NamespaceRow | null = group.parent_id ? await deps.db('namespaces').where({ id: group.parent_id }).first() : null;
   const name = u.name ?? group.name;
   const pathValue = u.path ?? group.path;

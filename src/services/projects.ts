@@ -22,6 +22,8 @@ import { RepositoryExistsError } from '../git/repos.js';
 import { withProjectLock } from './repository_guard.js';
 import { projectLockKey, settleJournal } from './repository_recovery.js';
 import { moveRepositories, REPOSITORY_EXISTS } from './repository_moves.js';
+import { settingsOf } from './application_settings.js';
+import { deniedVisibility } from './visibility_rules.js';
 
 /** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
 export interface ProjectSettings {
@@ -135,6 +137,12 @@ export async function createProject(
   attrs: NewProject,
   populate?: (dir: string) => Promise<void>,
 ): Promise<ProjectWithNamespace> {
+  // The instance's default visibility for new projects; a restricted level is refused first.
+  const settings = await settingsOf(deps);
+  const level = attrs.visibility !== undefined ? visibilityLevel(attrs.visibility) : settings.default_project_visibility;
+  const denied = deniedVisibility(settings, owner, level);
+  if (denied) throw validationError(denied);
+
   const path = attrs.path ?? (attrs.name !== undefined ? pathFromName(attrs.name) : undefined);
   const name = attrs.name ?? attrs.path;
   const errors = formatErrors(name, path);
@@ -150,7 +158,6 @@ export async function createProject(
     namespace = await deps.db('namespaces').where({ kind: 'user', owner_id: owner.id }).first();
     if (!namespace) throw validationError({ namespace: ["can't be blank"] });
   }
-  const level = visibilityLevel(attrs.visibility ?? 'private');
   Object.assign(errors, visibilityErrors(level, namespace));
   if (Object.keys(errors).length) throw validationError(errors);
   const ns = namespace;
@@ -215,7 +222,12 @@ export async function createProject(
  * caller. Runs under the project's repository lock from the row as it is then, so concurrent
  * renames take turns, each moving the folder from where the previous one left it.
  */
-export async function updateProject(deps: Deps, project: ProjectWithNamespace, attrs: ProjectUpdate): Promise<ProjectWithNamespace> {
+export async function updateProject(deps: Deps, project: ProjectWithNamespace, attrs: ProjectUpdate, actor?: UserRow): Promise<ProjectWithNamespace> {
+  // A change to a restricted level is refused to non-admins (UpdateVisibilityLevel), alone.
+  if (attrs.visibility !== undefined && visibilityLevel(attrs.visibility) !== project.visibility_level && actor) {
+    const denied = deniedVisibility(await settingsOf(deps), actor, visibilityLevel(attrs.visibility));
+    if (denied) throw validationError(denied);
+  }
   const errors = formatErrors(attrs.name, attrs.path);
   if (attrs.visibility !== undefined) Object.assign(errors, visibilityErrors(visibilityLevel(attrs.visibility), project.namespace));
   if (Object.keys(errors).length) throw validationError(errors);

@@ -3,7 +3,8 @@
 // branches/:branch/protect, and Project#after_create_default_branch). Permissions are
 // checked by the caller; rows only change here.
 import type { Knex } from 'knex';
-import type { Conn } from '../store/db.js';
+import type { Conn, Db } from '../store/db.js';
+import { settingsOf } from './application_settings.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
 import { ApiError, conflict } from '../http/errors.js';
 import { now } from '../store/time.js';
@@ -12,7 +13,6 @@ import { wellFormed } from '../git/ref_names.js';
 import { DEVELOPER, MASTER } from '../policy/levels.js';
 import {
   BranchRules,
-  DEFAULT_BRANCH_PROTECTION,
   PROTECTION_DEV_CAN_MERGE,
   PROTECTION_DEV_CAN_PUSH,
   PROTECTION_NONE,
@@ -106,15 +106,17 @@ export async function legacyUnprotect(db: Conn, projectId: number, branch: strin
 
 /**
  * After the first commit of an empty repository (Project#after_create_default_branch):
- * protects the default branch per the default branch protection, unless protection is off
- * or a rule already covers it. 1 lets developers push, 3 lets them merge, 2 neither.
+ * protects the default branch per the default branch protection (the instance's setting
+ * unless given), unless protection is off or a rule already covers it. 1 lets developers
+ * push, 3 lets them merge, 2 neither.
  */
 export async function protectDefaultBranch(
-  db: Conn,
+  db: Db,
   project: Pick<ProjectWithNamespace, 'id'>,
   branch: string,
-  protection = DEFAULT_BRANCH_PROTECTION,
+  protection?: number,
 ): Promise<void> {
+  protection ??= (await settingsOf({ db })).default_branch_protection;
   if (protection === PROTECTION_NONE) return;
   if ((await BranchRules.load(db, project)).isProtected(branch)) return;
   try {

@@ -13,6 +13,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { badRequest } from '../http/errors.js';
 import { fullPathOf } from '../finders/projects.js';
 import { canPushToBranch } from '../policy/branches.js';
+import { settingsOf } from './application_settings.js';
 import { checkFilePath, PathError } from '../git/paths.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { IndexError, TreeIndex } from '../git/tree_index.js';
@@ -97,7 +98,8 @@ async function commitIn(deps: Deps, loaded: LoadedProject, gitdir: string, req: 
   const user = loaded.user as UserRow; // push_code was authorized: never anonymous
   const heads = await listBranchHeads(gitdir);
   const empty = heads.size === 0; // under default branch protection, every branch of it is protected
-  if (!(await canPushToBranch(deps.db, user, project, access, req.branch, empty))) throw badRequest(NOT_ALLOWED);
+  const protection = empty ? (await settingsOf(deps)).default_branch_protection : undefined;
+  if (!(await canPushToBranch(deps.db, user, project, access, req.branch, empty, protection))) throw badRequest(NOT_ALLOWED);
 
   const start = req.startBranch ?? req.branch;
   const creating = empty || start !== req.branch;

@@ -3,14 +3,18 @@
 // the changes unknown, `_any`). The per-ref checks of a push are in push_checks.ts.
 //
 // - Basic credentials given: a personal access token as the password (any username), else
-//   username or email with the account password. Bad credentials answer 401 even on a
-//   public project, so git asks again rather than silently cloning as nobody.
+//   username or email with the account password when the `password_authentication_enabled_for_git`
+//   setting is on. Bad credentials answer 401 even on a public project, so git asks again
+//   rather than silently cloning as nobody; with password sign-in off, the 401 says to use a
+//   personal access token (Gitlab::Auth::MissingPersonalAccessTokenError).
+// - The `enabled_git_access_protocol` setting set to `ssh` refuses git over HTTP (403).
 // - No credentials: only a download of a public project goes ahead; anything else is 401
 //   with a Basic challenge, so git prompts (also for a private or missing project: the
 //   anonymous cannot tell them apart).
 // - Signed in: 403 with GitAccess's message when not allowed, 404 when the project cannot
 //   be seen (as if it did not exist).
 import type { Deps } from '../deps.js';
+import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
@@ -42,6 +46,7 @@ export const MESSAGES = {
   commandNotAllowed: "The command you're trying to execute is not allowed.",
   blocked: 'Your account has been blocked.',
   pushCode: 'You are not allowed to push code to this project.',
+  httpNotAllowed: 'Git access over HTTP is not allowed',
 } as const;
 
 export function accessDenied(): GitHttpError {
@@ -100,20 +105,32 @@ async function passwordActor(deps: Deps, login: string, password: string): Promi
   return { user, abilities: new Set<Ability>(['download_code', 'push_code']) };
 }
 
+/** With password sign-in off, a failed login points at personal access tokens (no challenge). */
+export function tokenRequired(deps: Deps): GitHttpError {
+  return new GitHttpError(
+    401,
+    "HTTP Basic: Access denied\nYou must use a personal access token with 'api' scope for Git over HTTP.\n" +
+      `You can generate one at ${deps.urls.base}/profile/personal_access_tokens`,
+  );
+}
+
 /** The actor of a request, or a 401 GitHttpError. */
 export async function authenticate(
   deps: Deps,
   authorization: string | undefined,
   project: ProjectWithNamespace | undefined,
   service: string | undefined,
+  settings: Pick<ApplicationSettings, 'password_authentication_enabled_for_git'>,
 ): Promise<GitActor> {
   const creds = basicCredentials(authorization);
   if (creds) {
+    const passwords = settings.password_authentication_enabled_for_git;
     if (creds.password) {
-      const actor = (await tokenActor(deps, creds.password)) ?? (creds.login ? await passwordActor(deps, creds.login, creds.password) : null);
+      const actor =
+        (await tokenActor(deps, creds.password)) ?? (passwords && creds.login ? await passwordActor(deps, creds.login, creds.password) : null);
       if (actor) return actor;
     }
-    throw accessDenied();
+    throw passwords ? accessDenied() : tokenRequired(deps);
   }
   if (project && service === 'git-upload-pack' && can(null, projectSubject(project, NO_MEMBERSHIP), 'download_code')) {
     return { user: null, abilities: new Set<Ability>(['download_code']) };
@@ -139,8 +156,11 @@ export async function checkAccess(
   actor: GitActor,
   project: ProjectWithNamespace | undefined,
   service: string | undefined,
+  settings: Pick<ApplicationSettings, 'enabled_git_access_protocol'>,
 ): Promise<ProjectAccess> {
   const { user } = actor;
+  // GitAccess#check_protocol!, before anything else.
+  if (settings.enabled_git_access_protocol === 'ssh') throw forbidden(MESSAGES.httpNotAllowed);
   if (user && user.state !== 'active') throw forbidden(MESSAGES.blocked);
   if (service === 'git-upload-pack' && !actor.abilities.has('download_code')) throw forbidden(MESSAGES.authDownload);
   if (service === 'git-receive-pack' && !actor.abilities.has('push_code')) throw forbidden(MESSAGES.authUpload);

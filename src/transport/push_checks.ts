@@ -22,10 +22,12 @@ export async function pushChecks(
   access: ProjectAccess,
   commands: RefCommand[],
   emptyRepo: boolean,
+  /** The instance's default branch protection (it decides about an empty repository). */
+  protection?: number,
 ): Promise<HookCheck[]> {
   const out: HookCheck[] = [];
   for (const c of commands) {
-    const update: RefUpdate = { ref: c.ref, oldOid: c.oldOid, newOid: c.newOid, isForce: false, emptyRepo };
+    const update: RefUpdate = { ref: c.ref, oldOid: c.oldOid, newOid: c.newOid, isForce: false, emptyRepo, protection };
     const plain = await checkRefUpdate(db, user, project, access, update);
     // Only an update (neither creation nor deletion) of a branch can be a force push.
     const mayBeForced = c.ref.startsWith('refs/heads/') && !isZero(c.oldOid) && !isZero(c.newOid);

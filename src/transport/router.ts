@@ -17,6 +17,7 @@ import type Koa from 'koa';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
+import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { listBranchHeads } from '../git/refs.js';
@@ -30,6 +31,9 @@ import { hooksPath, PushDir } from './hooks.js';
 import { SidebandRedactor, wantsSideband } from './sideband_redact.js';
 import { clearStaleRefLocks } from '../git/stale_locks.js';
 import { withProjectRepository } from '../services/repository_guard.js';
+import { settingsOf } from '../services/application_settings.js';
+import { recordGitOperation } from '../services/metrics.js';
+import { FetchKind } from './fetch_kind.js';
 
 const GIT_PATH = /^\/(.+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 // GitLab redirects the handshake of a URL without `.git` (only with no query, or a service).
@@ -69,10 +73,14 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
       return next();
     }
     const service = action === 'info/refs' ? queryService(ctx) : action;
+    ctx.state.routeTemplate = `/:namespace/:project.git/${action}`; // the metrics' route label
     try {
       const project = await findProjectByIdOrPath(deps.db, fullPath);
-      const actor = await authenticate(deps, ctx.get('authorization') || undefined, project, service);
-      const access = await checkAccess(deps, actor, project, service);
+      // Read once per request (already, when a rate limit looked at them).
+      const settings = (ctx.state.settings as ApplicationSettings | undefined) ?? (await settingsOf(deps));
+      ctx.state.settings = settings;
+      const actor = await authenticate(deps, ctx.get('authorization') || undefined, project, service, settings);
+      const access = await checkAccess(deps, actor, project, service, settings);
       const req: GitRequest = {
         project: project!,
         actor,
@@ -154,7 +162,7 @@ async function advertise(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise
   const v2 = req.service === 'git-upload-pack' && /(^|:)version=2(:|$)/.test(env.GIT_PROTOCOL ?? '');
   if (req.service === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
   ctx.status = 200;
-  await runService({
+  const result = await runService({
     ...baseRun(deps, ctx, req),
     args: serviceArgs(req.service, req.gitdir, ['--advertise-refs']),
     env,
@@ -162,6 +170,7 @@ async function advertise(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise
     headers: { 'Content-Type': `application/x-${req.service}-advertisement`, ...NO_CACHE },
     prefix: v2 ? undefined : Buffer.concat([pkt(`# service=${req.service}\n`), FLUSH]),
   });
+  recordGitOperation('advertise', req.service, result.bytesIn, result.bytesOut);
 }
 
 async function serve(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<void> {
@@ -190,20 +199,22 @@ async function uploadPack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: 
   // A fetch request is pkt-lines throughout: the first one is checked before git starts,
   // the rest as it streams by.
   const checker = new PktFramingChecker();
-  const { head } = await readHead(input, (chunk) => (checker.feed(chunk), checker.packets > 0 ? true : null), MAX_COMMAND_LIST);
+  const kind = new FetchKind();
+  const { head } = await readHead(input, (chunk) => (checker.feed(chunk), kind.feed(chunk), checker.packets > 0 ? true : null), MAX_COMMAND_LIST);
   ctx.status = 200;
-  await runService({
+  const result = await runService({
     ...baseRun(deps, ctx, req),
     args: serviceArgs(req.service, req.gitdir, []),
     env: gitEnv(ctx),
     input,
     head,
     inspect: {
-      feed: (chunk) => checker.feed(chunk),
+      feed: (chunk) => (checker.feed(chunk), kind.feed(chunk)),
       end: () => checker.end(),
     },
     headers: { 'Content-Type': 'application/x-git-upload-pack-result', ...NO_CACHE },
   });
+  recordGitOperation(kind.operation, req.service, result.bytesIn, result.bytesOut);
 }
 
 /**
@@ -231,14 +242,15 @@ async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input:
   let checks: Awaited<ReturnType<typeof pushChecks>> = [];
   if (list.commands.length) {
     const emptyRepo = (await listBranchHeads(req.gitdir)).size === 0;
-    checks = await pushChecks(deps.db, user, req.project, req.access, list.commands, emptyRepo);
+    const protection = emptyRepo ? ((ctx.state.settings as ApplicationSettings | undefined) ?? (await settingsOf(deps))).default_branch_protection : undefined;
+    checks = await pushChecks(deps.db, user, req.project, req.access, list.commands, emptyRepo, protection);
   }
   const hooks = hooksPath(); // throws (a 500) if hooks cannot run: never push unchecked
   const dir = await PushDir.create(checks);
   try {
     ctx.status = 200;
     const run = baseRun(deps, ctx, req);
-    await runService({
+    const result = await runService({
       ...run,
       rewrite: wantsSideband(list.capabilities) ? new SidebandRedactor(run.redact) : undefined,
       args: ['-c', `core.hooksPath=${hooks}`, ...serviceArgs(req.service, req.gitdir, [])],
@@ -258,6 +270,7 @@ async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input:
         }
       },
     });
+    recordGitOperation('push', req.service, result.bytesIn, result.bytesOut);
   } finally {
     await dir.remove();
   }
