@@ -9,10 +9,10 @@ import { coerceDate, p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Conn } from '../store/db.js';
 import { milestoneEntity } from '../entities/milestone.js';
-import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
+import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES } from '../finders/milestones.js';
+import type { MilestoneRow, MergeRequestRow } from '../store/issuable_rows.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
 import { presentMergeRequestList } from '../entities/merge_request.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */
 const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));

@@ -9,21 +9,9 @@ import type { Urls } from '../http/urls.js';
 import { currentUser } from '../http/auth.js';
 import { whereConfidentialVisible } from '../policy/issues.js';
 import { issueBasic } from '../entities/issue.js';
-import { loadIssueExtras, type IssueRow } from './issues.js';
+import { loadIssueExtras } from './issues.js';
+import type { IssueRow, MilestoneRow } from '../store/issuable_rows.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
-
-export interface MilestoneRow {
-  id: number;
-  project_id: number;
-  iid: number;
-  title: string;
-  description: string | null;
-  state: 'active' | 'closed';
-  due_date: string | null;
-  start_date: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export const MILESTONE_STATES = ['active', 'closed', 'all'] as const;
 

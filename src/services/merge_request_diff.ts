@@ -7,7 +7,8 @@
 // last known values, as GitLab keeps the last merge request diff.
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { readRef } from '../git/refs.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
