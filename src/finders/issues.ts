@@ -10,7 +10,7 @@ import type { MilestoneRow, IssueRow } from '../store/issuable_rows.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
 import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
-import { withPagingPlan, type Page } from '../http/pagination.js';
+import { withPagingPlan, type Page } from '../store/paging.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 
 export const ISSUE_STATES = ['opened', 'closed', 'all'] as const;

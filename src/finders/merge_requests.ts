@@ -10,7 +10,7 @@ import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 import { applySharedFilters, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
-import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
+import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from './mentions.js';
 
 export async function findMergeRequest(db: Conn, projectId: number, iid: number): Promise<MergeRequestRow | undefined> {
   return db('merge_requests').where({ target_project_id: projectId, iid }).first();

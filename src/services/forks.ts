@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { ForkFailed, Invalid } from '../store/domain_errors.js';
-import { visibilityName } from '../policy/levels.js';
+import { visibilityName } from '../store/levels.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { createProject } from './projects.js';
 import { whileRepositoryExists } from './repository_guard.js';

@@ -8,7 +8,7 @@ import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { Conflict, Invalid, Rejected } from '../store/domain_errors.js';
-import { OWNER, visibilityLevel, visibilityName, type Visibility } from '../policy/levels.js';
+import { OWNER, visibilityLevel, visibilityName, type Visibility } from '../store/levels.js';
 import { createNamespace } from './namespaces.js';
 import { insertMember, isUniqueViolation } from './members.js';
 import { deleteProject } from './projects.js';

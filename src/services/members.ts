@@ -4,7 +4,7 @@ import type { Conn } from '../store/db.js';
 import type { MemberRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { Conflict, Invalid, RecordNotFound } from '../store/domain_errors.js';
-import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
+import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../store/levels.js';
 import { recordEvent } from './events.js';
 
 export interface NewMember {

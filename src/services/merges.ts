@@ -20,7 +20,7 @@
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { CannotMerge, DomainError, NotAllowed, NotMergeable, RefMoved, ShaMismatch } from '../store/domain_errors.js';
-import { workInProgress } from '../store/work_in_progress.js';
+import { workInProgress } from '../store/merge_request_facts.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';

@@ -11,7 +11,7 @@ import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { Conflict, Invalid, LimitReached, NotFound, Rejected } from '../store/domain_errors.js';
-import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../policy/levels.js';
+import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../store/levels.js';
 import { canCreateProjectIn } from '../policy/groups.js';
 import { generateToken } from './tokens.js';
 import { insertMember } from './members.js';

@@ -9,7 +9,7 @@ import { Conflict, Unprocessable } from '../store/domain_errors.js';
 import { now } from '../store/time.js';
 import { isUniqueViolation } from './members.js';
 import { wellFormed } from '../git/ref_names.js';
-import { DEVELOPER, MASTER } from '../policy/levels.js';
+import { DEVELOPER, MASTER } from '../store/levels.js';
 import { BranchRules, DEFAULT_BRANCH_PROTECTION, PROTECTION_DEV_CAN_MERGE, PROTECTION_DEV_CAN_PUSH, PROTECTION_NONE } from '../policy/branches.js';
 
 /** The project's rules, oldest first (the list endpoint pages this). */

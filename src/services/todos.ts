@@ -16,7 +16,7 @@ import { now } from '../store/time.js';
 import { TODO_ACTIONS, type TodoAction, type TodoTargetType } from '../store/todo_actions.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { todoReaders, type TodoTargetFacts } from '../policy/todos.js';
-import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions, type Mentions } from './mentions.js';
+import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions, type Mentions } from '../finders/mentions.js';
 
 export interface TodoTarget {
   type: TodoTargetType;

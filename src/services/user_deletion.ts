@@ -7,7 +7,7 @@ import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { Conflict } from '../store/domain_errors.js';
-import { OWNER } from '../policy/levels.js';
+import { OWNER } from '../store/levels.js';
 import { removeNamespaceDir } from './namespace_dirs.js';
 import { deleteRepositoriesOf } from './repository_moves.js';
 

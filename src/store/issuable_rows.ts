@@ -100,6 +100,8 @@ export interface MergeRequestRow {
   start_sha: string | null;
   base_sha: string | null;
   changes_count: number | null;
+  /** The stored diff hit GitLab's limits (migration 20261122000010). */
+  changes_overflow?: boolean | number;
   merge_commit_sha: string | null;
   merge_when_pipeline_succeeds: boolean | number;
   merge_user_id: number | null;
