@@ -7,11 +7,11 @@
 // answers GitLab's own status and message for a missing or unreadable target.
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
-import { assigneeIdsOf, findIssue, type IssueRow } from '../finders/issues.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { assigneeIdsOf, findIssue } from '../finders/issues.js';
+import type { IssueRow, MergeRequestRow, NoteableType } from '../store/issuable_rows.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject } from '../policy/can.js';
 import type { NoteFacts } from '../policy/notes.js';
-import type { NoteableType } from '../services/notes.js';
 
 /** The path segment of the two noteable kinds. */
 export type NoteableKind = 'issues' | 'merge_requests';

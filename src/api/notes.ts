@@ -15,7 +15,8 @@ import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findNoteable, NOTEABLE_KINDS, noteSubject, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
 import { can } from '../policy/can.js';
-import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteRow, type NoteTarget } from '../services/notes.js';
+import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes.js';
+import type { NoteRow } from '../store/issuable_rows.js';
 import { presentNotes } from '../entities/note.js';
 
 const NOTE = { schema: 'Note' } as const;

@@ -4,7 +4,7 @@
 // mirroring password_authentication_enabled_for_web, and the row's timestamps (as the
 // documented examples show them).
 import { SETTING_NAMES, type ApplicationSettings } from '../store/settings_catalogue.js';
-import { visibilityName } from '../policy/levels.js';
+import { visibilityName } from '../store/levels.js';
 
 export function applicationSettingEntity(s: ApplicationSettings): Record<string, unknown> {
   const out: Record<string, unknown> = { id: s.id };

@@ -4,7 +4,7 @@
 import type { Conn } from '../store/db.js';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
-import type { NoteRow } from '../services/notes.js';
+import type { NoteRow } from '../store/issuable_rows.js';
 import { ghostUser, userBasic } from './user.js';
 
 

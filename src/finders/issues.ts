@@ -6,33 +6,12 @@ import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import { trigramMatch } from './fuzzy.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import type { MilestoneRow } from './milestones.js';
+import type { MilestoneRow, IssueRow } from '../store/issuable_rows.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
 import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
-import { withPagingPlan, type Page } from '../http/pagination.js';
+import { withPagingPlan, type Page } from '../store/paging.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
-
-export interface IssueRow {
-  id: number;
-  project_id: number;
-  iid: number;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed';
-  author_id: number | null;
-  confidential: boolean | number;
-  discussion_locked: boolean | number | null;
-  due_date: string | null;
-  milestone_id: number | null;
-  closed_at: string | null;
-  closed_by_id: number | null;
-  time_estimate: number;
-  total_time_spent: number;
-  user_notes_count: number;
-  created_at: string;
-  updated_at: string;
-}
 
 export const ISSUE_STATES = ['opened', 'closed', 'all'] as const;
 export const ISSUE_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;

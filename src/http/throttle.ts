@@ -15,7 +15,8 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { countHit } from '../store/rate_limits.js';
-import { tokenDigest, tokenExpired } from '../services/tokens.js';
+import { tokenDigest } from '../services/tokens.js';
+import { tokenExpired } from '../store/token_facts.js';
 import { tokenFrom, type AuthState } from './auth.js';
 import { requestSettings } from './request_settings.js';
 

@@ -7,7 +7,7 @@
 // Emptiness is passed in by the caller (it knows the refs it is about to change); the
 // Branch entity only ever asks about existing branches, so there it defaults to false.
 import type { Conn } from '../store/db.js';
-import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ProjectWithNamespace, UserRow, ProtectedBranchRule } from '../store/rows.js';
 import { projectCan, maxLevel, type ProjectAccess } from './projects.js';
 import { DEVELOPER, MASTER, NO_ACCESS } from './levels.js';
 import { isAdmin } from './users.js';
@@ -28,17 +28,6 @@ export const DEFAULT_BRANCH_PROTECTION: number = PROTECTION_FULL;
 
 /** The levels a rule may hold (ProtectedRefAccess::ALLOWED_ACCESS_LEVELS), in GitLab's order. */
 export const ALLOWED_ACCESS_LEVELS = [MASTER, DEVELOPER, NO_ACCESS] as const;
-
-/** One row of `protected_branches`. */
-export interface ProtectedBranchRule {
-  id: number;
-  project_id: number;
-  name: string;
-  push_access_level: number;
-  merge_access_level: number;
-  created_at: string;
-  updated_at: string;
-}
 
 export type BranchAction = 'push' | 'merge';
 

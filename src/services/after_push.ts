@@ -16,9 +16,8 @@ import { listBranchHeads } from '../git/refs.js';
 import { now } from '../store/time.js';
 import { queueStatisticsRefresh } from './statistics.js';
 import { protectDefaultBranch } from './protected_branches.js';
-import { refsUpdated, type PushedRef } from './ref_updates.js';
-
-export type { PushedRef } from './ref_updates.js';
+import { refsUpdated } from './ref_updates.js';
+import type { PushedRef } from './pushed_ref.js';
 
 const BRANCH = 'refs/heads/';
 const blank = (oid: string) => /^0+$/.test(oid);

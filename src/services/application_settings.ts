@@ -9,8 +9,8 @@ import type { Knex } from 'knex';
 import type { Conn, Db } from '../store/db.js';
 import { bumpEpoch, EpochCache, readEpochs } from '../store/cache_epochs.js';
 import { now } from '../store/time.js';
-import { validationError } from '../http/errors.js';
-import { PRIVATE, INTERNAL, PUBLIC } from '../policy/levels.js';
+import { Invalid } from '../store/domain_errors.js';
+import { PRIVATE, INTERNAL, PUBLIC } from '../store/levels.js';
 import { defaultValues, fieldOf, SETTING_NAMES, type ApplicationSettings, type SettingValues } from '../store/settings_catalogue.js';
 import { settingErrors, type Errors } from './settings_validation.js';
 
@@ -163,7 +163,7 @@ export async function updateSettings(deps: { db: Db }, input: SettingsInput): Pr
     const { values, errors } = await normalise(tx, input);
     const next = { ...current, ...values } as ApplicationSettings;
     const all = merge(errors, settingErrors(next));
-    if (Object.keys(all).length) throw validationError(all);
+    if (Object.keys(all).length) throw new Invalid(all);
     const changed: Record<string, unknown> = row ? JSON.parse(row.changed) : {};
     for (const name of SETTING_NAMES) if (name in values) changed[name] = values[name];
     const stamp = now();

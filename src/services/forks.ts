@@ -9,8 +9,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { ApiError } from '../http/errors.js';
-import { visibilityName } from '../policy/levels.js';
+import { ForkFailed, Invalid } from '../store/domain_errors.js';
+import { visibilityName } from '../store/levels.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { createProject } from './projects.js';
 import { settingsOf } from './application_settings.js';
@@ -42,9 +42,7 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
       jobs_enabled: !!parent.jobs_enabled,
     }, clone);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 400 && typeof (err.body as { message?: unknown }).message === 'object') {
-      throw new ApiError(409, err.body);
-    }
+    if (err instanceof Invalid) throw new ForkFailed(err.fields);
     throw err;
   }
   await deps.db('projects').where({ id: fork.id }).update({ forked_from_id: parent.id, default_branch: parent.default_branch, import_status: 'finished' });

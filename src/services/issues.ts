@@ -5,10 +5,11 @@
 // assignee is kept (CE), unknown labels are created only when `createLabels` is allowed.
 import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import { validationError } from '../http/errors.js';
+import { Invalid } from '../store/domain_errors.js';
 import { nextIid } from '../store/iids.js';
 import { now } from '../store/time.js';
-import { findIssue, type IssueRow } from '../finders/issues.js';
+import { findIssue } from '../finders/issues.js';
+import type { IssueRow } from '../store/issuable_rows.js';
 import { applyLabels } from './issuable_labels.js';
 import { deleteIssuableDependents } from './issuable_deletion.js';
 import { recordEvent } from './events.js';
@@ -65,7 +66,7 @@ async function setAssignees(tx: Tx, issueId: number, ids: number[]): Promise<boo
 export async function createIssue(db: Conn, projectId: number, author: UserRow, input: IssueInput, opts: IssueOptions): Promise<IssueRow> {
   const title = input.title ?? '';
   const errors = titleErrors(title);
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
   return db.transaction(async (tx) => {
     const stamp = input.createdAt ?? now();
     const iid = await nextIid(tx, projectId, 'issues');
@@ -98,7 +99,7 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
 export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, input: IssueInput, opts: IssueOptions): Promise<IssueRow> {
   if (input.title !== undefined) {
     const errors = titleErrors(input.title);
-    if (Object.keys(errors).length) throw validationError(errors);
+    if (Object.keys(errors).length) throw new Invalid(errors);
   }
   return db.transaction(async (tx) => {
     const values: Partial<IssueRow> = {};

@@ -15,13 +15,13 @@
 // API write reflects it, and a process that dies on the way leaves the job to be run again.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { isAncestor } from '../git/merge.js';
-import type { PushedRef } from './ref_updates.js';
+import type { PushedRef } from './pushed_ref.js';
 import { refreshDiff } from './merge_request_diff.js';
 import { updateMergeRequest } from './merge_requests.js';
-import { mergedByPush, resetMergeWhenPipelineSucceeds } from './merges.js';
+import { mergedByPush, resetMergeWhenPipelineSucceeds } from './post_merge.js';
 import { markTodosDone } from './todos.js';
 
 const BRANCH = 'refs/heads/';

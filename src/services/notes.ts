@@ -10,21 +10,7 @@ import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { recordEvent } from './events.js';
 import { todosOnNote } from './todos.js';
-
-export type NoteableType = 'Issue' | 'MergeRequest';
-
-export interface NoteRow {
-  id: number;
-  project_id: number;
-  noteable_type: NoteableType;
-  noteable_id: number;
-  author_id: number | null;
-  body: string;
-  system: boolean | number;
-  updated_by_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { NoteableType, NoteRow } from '../store/issuable_rows.js';
 
 /** The noteable a note belongs to. */
 export interface NoteTarget {

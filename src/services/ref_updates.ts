@@ -8,15 +8,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { recordPushEvents } from './push_events.js';
 import { countPushForHousekeeping } from './housekeeping.js';
 import { UPDATE_MERGE_REQUESTS_JOB, type UpdateMergeRequestsPayload } from './merge_request_refresh.js';
-
-/** One ref that moved: zeros (or '') in `oldOid` for a creation, in `newOid` for a deletion. */
-export interface PushedRef {
-  ref: string;
-  oldOid: string;
-  newOid: string;
-}
-
-export const ZERO_OID = '0000000000000000000000000000000000000000';
+import type { PushedRef } from './pushed_ref.js';
 
 export async function refsUpdated(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
   if (!updates.length) return;

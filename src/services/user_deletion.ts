@@ -6,8 +6,8 @@
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { conflict } from '../http/errors.js';
-import { OWNER } from '../policy/levels.js';
+import { Conflict } from '../store/domain_errors.js';
+import { OWNER } from '../store/levels.js';
 import { removeNamespaceDir } from './namespace_dirs.js';
 import { deleteRepositoriesOf } from './repository_moves.js';
 
@@ -62,7 +62,7 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
   };
   const folders = await deleteRepositoriesOf(deps, plan, () => deps.db.transaction(async (tx) => {
     const groups = await soloOwnedGroups(tx, user.id);
-    if (groups.length && !opts.hardDelete) throw conflict(SOLE_OWNER_MESSAGE);
+    if (groups.length && !opts.hardDelete) throw new Conflict(SOLE_OWNER_MESSAGE);
     const personal: NamespaceRow[] = await tx('namespaces').where({ kind: 'user', owner_id: user.id });
     const roots = [...personal, ...groups];
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { ApiError, conflict, validationError } from '../http/errors.js';
+import { Conflict, Invalid } from '../store/domain_errors.js';
 import { createNamespace } from './namespaces.js';
 import { settingsOf } from './application_settings.js';
 import { generateToken } from './tokens.js';
@@ -97,16 +97,16 @@ function isUniqueViolation(err: unknown): boolean {
  * The 409 GitLab answers when another user has this e-mail or exactly this username (its
  * check is case-sensitive; a username differing only in case fails validation instead).
  */
-async function conflictWithOtherUser(db: Conn, exceptId: number | null, email?: string, username?: string): Promise<ApiError | null> {
+async function conflictWithOtherUser(db: Conn, exceptId: number | null, email?: string, username?: string): Promise<Conflict | null> {
   const other = (q: Knex.QueryBuilder) => (exceptId === null ? q : q.whereNot('id', exceptId));
   if (email !== undefined && (await other(db('users').whereRaw('lower(email) = ?', [email.toLowerCase()])).first('id'))) {
-    return conflict('Email has already been taken');
+    return new Conflict('Email has already been taken');
   }
   if (
     username !== undefined &&
     (await other(db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).where('username', username)).first('id'))
   ) {
-    return conflict('Username has already been taken');
+    return new Conflict('Username has already been taken');
   }
   return null;
 }
@@ -126,14 +126,14 @@ async function check(db: Conn, userId: number | null, attrs: UserAttributes, cre
   if (attrs.username !== undefined && !errors.username && (await pathTakenByOther(db, attrs.username, userId))) {
     errors.username = ['has already been taken'];
   }
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
 }
 
 /** A constraint the checks did not see (a concurrent writer) becomes the same answer. */
 async function explainUniqueViolation(db: Conn, err: unknown, userId: number | null, attrs: UserAttributes, creating: boolean): Promise<never> {
   if (!isUniqueViolation(err)) throw err;
   await check(db, userId, attrs, creating);
-  throw conflict();
+  throw new Conflict();
 }
 
 function profileColumns(input: Partial<UserAttributes>): Partial<UserRow> {
@@ -230,8 +230,8 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
     if (renaming) await moveRepositoriesOf(deps, () => personalMoves(deps, user, input.username!), writeRows);
     else await writeRows();
   } catch (err) {
-    if (err instanceof ApiError && JSON.stringify(err.body) === JSON.stringify(validationError({ base: [REPOSITORY_EXISTS] }).body)) {
-      throw validationError({ username: ['cannot be changed: a repository folder already exists at that path'] });
+    if (err instanceof Invalid && JSON.stringify(err.fields) === JSON.stringify({ base: [REPOSITORY_EXISTS] })) {
+      throw new Invalid({ username: ['cannot be changed: a repository folder already exists at that path'] });
     }
     await explainUniqueViolation(deps.db, err, user.id, attrs, false);
   }

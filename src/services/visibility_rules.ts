@@ -4,7 +4,7 @@
 // "<level> has been restricted by your GitLab administrator", before any other check.
 import type { UserRow } from '../store/rows.js';
 import type { ApplicationSettings } from '../store/settings_catalogue.js';
-import { visibilityName } from '../policy/levels.js';
+import { visibilityName } from '../store/levels.js';
 import { visibilityAllowedFor } from '../policy/visibility.js';
 
 export type VisibilityErrors = Record<string, string[]>;

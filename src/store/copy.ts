@@ -33,6 +33,12 @@ function copiedTable(name: string): boolean {
   return !name.startsWith('knex_') && !name.startsWith('sqlite_') && !/_search(_\w+)?$/.test(name);
 }
 
+/**
+ * Tables a migration fills with their starting rows (the settings row, the job counters): a
+ * freshly migrated target has them, and the source's rows replace them.
+ */
+const SEEDED_BY_MIGRATIONS = new Set(['application_settings', 'job_stats']);
+
 interface Column {
   name: string;
   type: string;
@@ -109,6 +115,9 @@ async function copyTable(source: Db, target: Tx, table: string, progress: CopyPr
   const convert = converter(columns);
   const selfRefs = await selfReferences(target, table);
   const hasId = columns.some((c) => c.name === 'id');
+  // A numeric id has a serial sequence to move past the copied ids (a text id, as the job
+  // processes' names, has none).
+  const numericId = columns.some((c) => c.name === 'id' && ['integer', 'bigint', 'smallint'].includes(c.type));
   // A row pointing to a later row of its own table (none today: parents come first) gets
   // that column after the table is in.
   const later: { id: unknown; column: string; value: unknown }[] = [];
@@ -142,7 +151,7 @@ async function copyTable(source: Db, target: Tx, table: string, progress: CopyPr
     progress.copied(table, rows.length);
   }
   for (const { id, column, value } of later) await target(table).where({ id }).update({ [column]: value });
-  if (hasId) await advanceIdSequence(target, table);
+  if (numericId) await advanceIdSequence(target, table);
 }
 
 /**
@@ -169,8 +178,9 @@ export async function copySqliteToPostgres(from: string, to: string, progress: C
     await target.transaction(async (tx) => {
       const tables = await tablesInOrder(tx);
       const filled: string[] = [];
-      for (const t of tables) if ((await countRows(tx, t)) > 0) filled.push(t);
+      for (const t of tables) if (!SEEDED_BY_MIGRATIONS.has(t) && (await countRows(tx, t)) > 0) filled.push(t);
       if (filled.length) throw new CopyError(`the target database is not empty (rows in ${filled.join(', ')}): copy into a new, empty database`);
+      for (const t of tables) if (SEEDED_BY_MIGRATIONS.has(t)) await tx(t).del();
       const sourceTables = new Set(
         (await source.raw(`SELECT name FROM sqlite_master WHERE type = 'table'`)).map((r: { name: string }) => r.name),
       );

@@ -18,7 +18,8 @@ import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
-import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
+import { tokenDigest } from '../services/tokens.js';
+import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { verifyPassword } from '../services/users.js';
 import { fullPathOf } from '../finders/projects.js';
 

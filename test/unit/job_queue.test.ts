@@ -4,7 +4,6 @@
 // and is taken by exactly one of several processes on one database. Runners are driven by
 // hand here (the server's own runs nothing: WHARF_JOB_CONCURRENCY=0), with explicit clocks.
 import { expect } from 'chai';
-import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { enqueueJob, findJob, type JobRow } from '../../src/store/job_queue.js';
 import { openDb } from '../../src/store/db.js';
@@ -176,9 +175,9 @@ describe('job queue', () => {
     // Two more connection pools on the same file: two processes as far as SQLite is concerned.
     // (Two connections each: sqlite3 waits for the write lock on one of libuv's 4 threads, so
     // more connections than threads in one test process could starve the lock's holder.)
-    const file = path.join(s.dir, 'db', 'wharf.sqlite3');
-    const dbA = openDb(file, 2);
-    const otherDb = openDb(file, 2);
+    // (On PostgreSQL: two more pools on the server's database.)
+    const dbA = openDb(s.deps.config.db, 2);
+    const otherDb = openDb(s.deps.config.db, 2);
     try {
       const a = new JobRunner({ ...s.deps, db: dbA } as Deps, options({ concurrency: 4 }));
       const b = new JobRunner({ ...s.deps, db: otherDb } as Deps, options({ concurrency: 4 }));
@@ -226,7 +225,7 @@ describe('job queue', () => {
     const day = new Date('2030-01-02T10:00:00Z');
     expect(await scheduleCrons(s.db, day)).to.be.at.least(1);
     await scheduleCrons(s.db, new Date('2030-01-02T23:59:00Z'));
-    const otherDb = openDb(path.join(s.dir, 'db', 'wharf.sqlite3'), 1);
+    const otherDb = openDb(s.deps.config.db, 1);
     try {
       await scheduleCrons(otherDb, day);
     } finally {
