@@ -28,6 +28,8 @@ import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
+import { keyRoutes } from './keys.js';
+import { deployKeyRoutes } from './deploy_keys.js';
 
 export interface RouteTable {
   family: string;
@@ -59,6 +61,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
+  { family: 'keys', routes: keyRoutes },
+  { family: 'deploy_keys', routes: deployKeyRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
