@@ -17,11 +17,13 @@ run: build
 	npm start
 
 # Debian packages the tests use: python-gitlab (interop), git, bzip2 (tar.bz2 archives are
-# compressed by the system bzip2, as GitLab's workhorse did), unzip. Installed when missing.
+# compressed by the system bzip2, as GitLab's workhorse did), unzip, and openssh-client (the
+# real `ssh` and `ssh-keygen` test git over SSH). Installed when missing.
 system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
 	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	{ command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; } || missing="$$missing openssh-client"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing"; \
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \

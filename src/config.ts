@@ -14,6 +14,10 @@ export interface Config {
   maxBodyBytes: number;
   /** SQLite connections (readers run in parallel; writers take turns). */
   dbPoolSize: number;
+  /** git over SSH: the port to serve (0: no SSH server), also the port ssh_url_to_repo shows. */
+  sshPort: number;
+  /** The host name ssh_url_to_repo shows (WHARF_EXTERNAL_URL's by default). */
+  sshHost: string;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -26,15 +30,20 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const db = env.WHARF_DB || 'db/wharf.sqlite3';
+  const externalUrl = (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, '');
+  const sshPort = intFrom(env.WHARF_SSH_PORT, 2222, 'WHARF_SSH_PORT');
+  if (sshPort > 65535) throw new Error(`WHARF_SSH_PORT must be a port number, got "${env.WHARF_SSH_PORT}"`);
   return {
     port,
     host: env.HOST || '0.0.0.0',
     db: db.startsWith('postgres://') || db.startsWith('postgresql://') ? db : path.resolve(db),
     reposDir: path.resolve(env.WHARF_REPOS || 'repos'),
-    externalUrl: (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, ''),
+    externalUrl,
     rootToken: env.WHARF_ROOT_TOKEN || undefined,
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    sshPort,
+    sshHost: env.WHARF_SSH_HOST || new URL(externalUrl).hostname,
   };
 }

@@ -13,11 +13,14 @@ import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
 import { startEventRetention } from './jobs/event_retention.js';
 import { startMemberExpiry } from './jobs/member_expiry.js';
+import { startSshServer, type SshServer } from './transport/ssh_server.js';
 
 export interface RunningServer {
   deps: Deps;
   server: http.Server;
   url: string;
+  /** git over SSH (null when WHARF_SSH_PORT is 0). */
+  ssh: SshServer | null;
   close(): Promise<void>;
 }
 
@@ -25,7 +28,7 @@ export async function prepare(config: Config, log: Logger = pino({ level: config
   const db = openDb(config.db, config.dbPoolSize);
   await migrate(db);
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
-  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos, log };
+  const deps: Deps = { config, db, urls: new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort }), repos, log };
   await bootstrap(deps);
   await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
   return deps;
@@ -43,6 +46,14 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  let ssh: SshServer | null = null;
+  try {
+    ssh = config.sshPort ? await startSshServer(deps, { port: config.sshPort, host: config.host }) : null;
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.db.destroy();
+    throw err;
+  }
   const jobs = [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
@@ -50,8 +61,10 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     deps,
     server,
     url,
+    ssh,
     async close() {
       for (const job of jobs) job.stop();
+      await ssh?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.db.destroy();

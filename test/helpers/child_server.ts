@@ -62,6 +62,7 @@ export class ChildServer {
         WHARF_REPOS: path.join(dir, 'repos'),
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
+        WHARF_SSH_PORT: '0',
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -132,6 +132,7 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     WHARF_REPOS: path.join(dir, 'repos'),
     WHARF_EXTERNAL_URL: `http://127.0.0.1:${port}`,
     WHARF_ROOT_TOKEN: ROOT_TOKEN,
+    WHARF_SSH_PORT: '0', // git over SSH only where a test asks for it (a port of its own)
     ...env,
   });
   const running = await startServer(config, pino({ level: process.env.WHARF_TEST_LOG || 'silent' }));
