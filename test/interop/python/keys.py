@@ -74,8 +74,8 @@ def main():
     enabled = other.keys.enable(writer.id)
     expect(enabled["id"] == writer.id, f"enabled: {enabled}")
     expect([(k.id, k.can_push) for k in other.keys.list(all=True)] == [(writer.id, False)], "enabled read-only in the other project")
-    all_keys = sorted(k.title for k in gl.deploykeys.list(all=True))
-    expect(all_keys == ["ci (renamed)", "writer"], f"instance deploy keys: {all_keys}")
+    all_keys = {k.id: k.title for k in gl.deploykeys.list(all=True)}
+    expect(all_keys.get(ci.id) == "ci (renamed)" and all_keys.get(writer.id) == "writer", f"instance deploy keys: {all_keys}")
 
     project.keys.delete(writer.id)
     expect([k.id for k in other.keys.list(all=True)] == [writer.id], "still enabled in the other project")
