@@ -10,7 +10,7 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { makeKey, type KeyPair } from '../helpers/ssh_keys.js';
 import { git as bareGit } from '../helpers/bare_git.js';
 import { insertMember } from '../../src/services/members.js';
-import { DEVELOPER } from '../../src/policy/levels.js';
+import { DEVELOPER, MASTER } from '../../src/policy/levels.js';
 import type { UserRow } from '../../src/store/rows.js';
 import { commit, gitOk, repoUrl, tempDir, workRepo } from './git_client.js';
 import { sshClient, type SshClient } from './ssh_client.js';
@@ -259,6 +259,27 @@ describe('git over SSH', function () {
       } finally {
         await s.post(`/projects/${app.id}/unarchive`, { token: owner.token });
       }
+    });
+
+    it('a key whose creator was deleted still deploys; its pushes record no event (no user to credit)', async () => {
+      const { user: temp, token } = await s.createUser('temp');
+      await insertMember(s.db, { sourceType: 'project', sourceId: pub.id, userId: temp.id, accessLevel: MASTER });
+      const key = await makeKey('ed25519', 'orphan@ci');
+      const r = await s.post(`/projects/${pub.id}/deploy_keys`, { token, json: { title: 'orphan', key: key.publicKey, can_push: true } });
+      expect(r.status, r.text).to.equal(201);
+      expect((await s.delete(`/users/${temp.id}`)).status).to.equal(204);
+      const shown = await s.get(`/keys/${r.body.id}`);
+      expect(shown.body.user).to.include({ username: 'ghost' });
+      expect((await c.ssh(['-T', 'git@127.0.0.1'], key.file)).stdout).to.equal('Welcome to GitLab, Anonymous!\n');
+
+      const eventsBefore = (await s.get(`/projects/${pub.id}/events`, { token: owner.token })).body.length;
+      const dir = path.join(tempDir(), 'orphan');
+      expect((await c.git(['clone', '-q', pub.ssh, dir], key.file)).code).to.equal(0);
+      const sha = await commit(dir, { 'orphan.txt': 'x\n' }, 'from an orphaned key');
+      const push = await c.git(['push', 'origin', 'HEAD:orphaned'], key.file, { cwd: dir });
+      expect(push.code, push.stderr).to.equal(0);
+      expect(head(pub, 'refs/heads/orphaned')).to.equal(sha);
+      expect((await s.get(`/projects/${pub.id}/events`, { token: owner.token })).body.length).to.equal(eventsBefore);
     });
 
     it('a removed key no longer signs in', async () => {
