@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { statisticsSettled } from '../src/services/after_push.js';
 import { Api, ROOT_TOKEN, runMain, writeResults } from './harness.js';
-import { gitAsync, gitSync, timeIt, withInProcessServer } from './timing.js';
+import { gitAsync, gitSync, median, msSince, now, withInProcessServer } from './timing.js';
 
 const runs = Number(process.argv[2] ?? 3);
 const ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: os.tmpdir() };
@@ -71,23 +71,31 @@ async function main() {
       return { id: body.id, url: `${base.origin.replace('//', `//root:${ROOT_TOKEN}@`)}/${body.path_with_namespace}.git`, ssh: body.ssh_url_to_repo };
     };
     const refspecs = ['refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'];
-    const pushNative = await timeIt(runs, async (i) => {
-      const target = path.join(dir, `native-${i}.git`);
-      await git(['init', '-q', '--bare', target]);
-      await git(['push', '-q', `file://${target}`, ...refspecs], source);
-    });
     const projects: { id: number; url: string; ssh: string }[] = [];
     for (let i = 0; i < 2 * runs; i++) projects.push(await newProject(`push-${i}`));
-    const urls = projects.slice(0, runs).map((p) => p.url);
-    const sshUrls = projects.slice(runs).map((p) => p.ssh);
     const settle = () => Promise.all(projects.map((p) => statisticsSettled(p.id)));
-    // Each run waits, untimed, for the previous run's background statistics.
-    const pushWharf = await timeIt(runs, (i) => git(['push', '-q', urls[i], ...refspecs], source), settle);
-    const pushSsh = await timeIt(runs, (i) => gitSsh(['push', '-q', sshUrls[i], ...refspecs], source), settle);
-    await settle();
-    const cloneNative = await timeIt(runs, async (i) => git(['clone', '-q', '--bare', '--no-local', `file://${source}`, path.join(dir, `cn-${i}`)]));
-    const cloneWharf = await timeIt(runs, async (i) => git(['clone', '-q', '--bare', urls[0], path.join(dir, `cw-${i}`)]));
-    const cloneSsh = await timeIt(runs, async (i) => gitSsh(['clone', '-q', '--bare', sshUrls[0], path.join(dir, `cs-${i}`)]));
+    // The three transports take turns within each run, so that a change in the machine's load
+    // falls on all of them alike; each timing waits, untimed, for background statistics.
+    const timed = async (f: () => Promise<unknown>): Promise<number> => {
+      await settle();
+      const t = now();
+      await f();
+      return msSince(t);
+    };
+    const times = { pushNative: [] as number[], pushHttp: [] as number[], pushSsh: [] as number[], cloneNative: [] as number[], cloneHttp: [] as number[], cloneSsh: [] as number[] };
+    for (let i = 0; i < runs; i++) {
+      const target = path.join(dir, `native-${i}.git`);
+      await git(['init', '-q', '--bare', target]);
+      times.pushNative.push(await timed(() => git(['push', '-q', `file://${target}`, ...refspecs], source)));
+      times.pushHttp.push(await timed(() => git(['push', '-q', projects[i].url, ...refspecs], source)));
+      times.pushSsh.push(await timed(() => gitSsh(['push', '-q', projects[runs + i].ssh, ...refspecs], source)));
+    }
+    for (let i = 0; i < runs; i++) {
+      times.cloneNative.push(await timed(() => git(['clone', '-q', '--bare', '--no-local', `file://${source}`, path.join(dir, `cn-${i}`)])));
+      times.cloneHttp.push(await timed(() => git(['clone', '-q', '--bare', projects[0].url, path.join(dir, `cw-${i}`)])));
+      times.cloneSsh.push(await timed(() => gitSsh(['clone', '-q', '--bare', projects[runs].ssh, path.join(dir, `cs-${i}`)])));
+    }
+    const [pushNative, pushWharf, pushSsh, cloneNative, cloneWharf, cloneSsh] = Object.values(times).map(median);
 
     const ms = (t: number) => `${t.toFixed(0)} ms`;
     const ratio = (t: number, native: number) => `${(t / native).toFixed(2)}x`;
