@@ -24,6 +24,7 @@ import { runExec, type SessionEnv } from './ssh_exec.js';
 
 const MAX_AUTH_ATTEMPTS = 10;
 const LOGIN_GRACE_MS = 60_000;
+const CLOSE_WAIT_MS = 5_000;
 
 export interface SshServer {
   port: number;
@@ -96,7 +97,11 @@ function serveConnection(deps: Deps, client: Connection): void {
       })
       .catch((err) => {
         deps.log.error({ err }, 'ssh authentication failed');
-        ctx.reject(['publickey']);
+        try {
+          ctx.reject(['publickey']);
+        } catch {
+          // the connection is gone
+        }
       });
   });
   client.on('ready', () => {
@@ -128,11 +133,14 @@ export async function startSshServer(deps: Deps, opts: SshServerOptions): Promis
   });
   server.on('error', (err: Error) => deps.log.error({ err }, 'ssh server error'));
   const { port } = server.address() as AddressInfo;
+  deps.log.info({ host: opts.host, port }, `git over SSH listening on ${opts.host}:${port}`);
   return {
     port,
     async close() {
       for (const client of clients) client.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A peer that never closes its side must not hold the shutdown up.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     },
   };
 }
