@@ -50,14 +50,14 @@ function baseRun(deps: Deps, req: GitRequest, channel: ServerChannel, env: Sessi
   } satisfies Partial<ChannelGitRun>;
 }
 
-async function fetch(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv): Promise<void> {
+async function serveFetch(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv): Promise<void> {
   if (req.command === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
   // Partial clone: let clients ask for `--filter=blob:none` and the like.
   const args = req.command === 'git-upload-pack' ? ['-c', 'uploadpack.allowFilter=true', 'upload-pack', req.gitdir] : ['upload-archive', req.gitdir];
   await runGitOnChannel({ ...baseRun(deps, req, channel, env), args, killOnDisconnect: true });
 }
 
-async function push(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv): Promise<void> {
+async function servePush(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv): Promise<void> {
   const config = receivePackConfig(); // throws if hooks cannot run: never push unchecked
   const { dir, env: pushEnv } = await openPush();
   try {
@@ -93,6 +93,6 @@ export async function runExec(deps: Deps, identity: SshIdentity, text: string, c
     throw err;
   }
   deps.log.info({ command: req.command, project: req.project.id, key: identity.keyId, user: actor.user?.id ?? null }, 'ssh git command');
-  if (req.command === 'git-receive-pack') await push(deps, req, channel, env);
-  else await fetch(deps, req, channel, env);
+  if (req.command === 'git-receive-pack') await servePush(deps, req, channel, env);
+  else await serveFetch(deps, req, channel, env);
 }

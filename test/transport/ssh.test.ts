@@ -128,8 +128,12 @@ describe('git over SSH', function () {
       const r = await c.git(['clone', app.ssh, dir], dev.key.file);
       expect(r.code, r.stderr).to.equal(0);
       expect((await gitOk(['rev-parse', 'HEAD'], { cwd: dir })).trim()).to.equal(head(app));
-      const v0 = await c.git(['-c', 'protocol.version=0', 'ls-remote', app.ssh], dev.key.file);
+      const v0 = await c.git(['-c', 'protocol.version=0', 'ls-remote', app.ssh], dev.key.file, { env: { GIT_TRACE_PACKET: '1' } });
       expect(v0.stdout).to.contain(`${head(app)}\trefs/heads/master`);
+      expect(v0.stderr).to.not.contain('< version 2');
+      const v2 = await c.git(['-c', 'protocol.version=2', 'ls-remote', app.ssh], dev.key.file, { env: { GIT_TRACE_PACKET: '1' } });
+      expect(v2.stdout).to.contain(`${head(app)}\trefs/heads/master`);
+      expect(v2.stderr).to.contain('< version 2'); // GIT_PROTOCOL went through the env request
 
       const work = await workRepo();
       await gitOk(['fetch', '-q', repoUrl(s, app.path, owner.token), 'master'], { cwd: work });

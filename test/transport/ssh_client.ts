@@ -11,7 +11,7 @@ export interface SshClient {
   /** Runs `ssh` with `args` after the connection options (host given by the caller). */
   ssh(args: string[], key?: string | null, input?: string): Promise<GitRun>;
   /** Runs git with GIT_SSH_COMMAND set for `key`. */
-  git(args: string[], key: string | null, opts?: { cwd?: string }): Promise<GitRun>;
+  git(args: string[], key: string | null, opts?: { cwd?: string; env?: Record<string, string> }): Promise<GitRun>;
   /** The ssh command line for `key` (null: no key at all). */
   command(key: string | null): string;
   port: number;
@@ -49,7 +49,7 @@ export function sshClient(s: TestServer): SshClient {
       });
     },
     git(args, key, opts = {}) {
-      return git(args, { cwd: opts.cwd, env: { GIT_SSH_COMMAND: ['ssh', ...options(key)].join(' ') } });
+      return git(args, { cwd: opts.cwd, env: { ...opts.env, GIT_SSH_COMMAND: ['ssh', ...options(key)].join(' ') } });
     },
   };
 }
