@@ -21,15 +21,17 @@ WHARF_TEST_DB ?= both
 
 # Debian packages the tests use: python-gitlab (interop), the Prometheus Python client (its
 # strict text-format parser checks /-/metrics), git, bzip2 (tar.bz2 archives are
-# compressed by the system bzip2, as GitLab's workhorse did), unzip, chromium (the docs page
-# is rendered in headless Chromium), and postgresql (its initdb and pg_ctl start a throwaway
-# cluster for the PostgreSQL run; Debian keeps them in /usr/lib/postgresql/<version>/bin).
+# compressed by the system bzip2, as GitLab's workhorse did), unzip, openssh-client (the
+# real `ssh` and `ssh-keygen` test git over SSH), chromium (the docs page is rendered in
+# headless Chromium), and postgresql (its initdb and pg_ctl start a throwaway cluster for the
+# PostgreSQL run; Debian keeps them in /usr/lib/postgresql/<version>/bin).
 # Installed when missing.
 system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
 	/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing="$$missing python3-prometheus-client"; \
 	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	{ command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; } || missing="$$missing openssh-client"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	if [ "$(WHARF_TEST_DB)" != sqlite ] && ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  missing="$$missing postgresql"; \

@@ -139,6 +139,7 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
       WHARF_REPOS: path.join(dir, 'repos'),
       WHARF_EXTERNAL_URL: url,
       WHARF_ROOT_TOKEN: ROOT_TOKEN,
+      WHARF_SSH_PORT: '0',
       WHARF_LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -27,6 +27,10 @@ export interface Config {
   jobShutdownMs: number;
   /** Addresses (CIDR or single) allowed to read `/-/metrics`; everyone else gets 404. */
   monitoringWhitelist: string[];
+  /** git over SSH: the port to serve (0: no SSH server), also the port ssh_url_to_repo shows. */
+  sshPort: number;
+  /** The host name ssh_url_to_repo shows (WHARF_EXTERNAL_URL's by default). */
+  sshHost: string;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -53,12 +57,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const db = env.WHARF_DB || 'db/wharf.sqlite3';
   const postgres = db.startsWith('postgres://') || db.startsWith('postgresql://');
+  const externalUrl = (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, '');
+  const sshPort = intFrom(env.WHARF_SSH_PORT, 2222, 'WHARF_SSH_PORT');
+  if (sshPort > 65535) throw new Error(`WHARF_SSH_PORT must be a port number, got "${env.WHARF_SSH_PORT}"`);
   return {
     port,
     host: env.HOST || '0.0.0.0',
     db: postgres ? db : path.resolve(db),
     reposDir: path.resolve(env.WHARF_REPOS || 'repos'),
-    externalUrl: (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, ''),
+    externalUrl,
     rootToken: env.WHARF_ROOT_TOKEN || undefined,
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
@@ -70,5 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),
     jobShutdownMs: intFrom(env.WHARF_JOB_SHUTDOWN_SECONDS, 25, 'WHARF_JOB_SHUTDOWN_SECONDS') * 1000,
     monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
+    sshPort,
+    sshHost: env.WHARF_SSH_HOST || new URL(externalUrl).hostname,
   };
 }

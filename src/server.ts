@@ -14,6 +14,7 @@ import { buildApp } from './app.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
 import { registerDbPool } from './services/metrics.js';
+import { startSshServer, type SshServer } from './transport/ssh_server.js';
 
 export interface RunningServer {
   deps: Deps;
@@ -21,6 +22,8 @@ export interface RunningServer {
   jobs: JobRunner;
   server: http.Server;
   url: string;
+  /** git over SSH (null when WHARF_SSH_PORT is 0). */
+  ssh: SshServer | null;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,7 @@ export async function prepare(config: Config, log: Logger = pino({ level: config
   const localeMismatch = await postgresLocaleMismatch(db);
   if (localeMismatch) log.warn(localeMismatch);
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
-  const deps = { config, db, urls: new Urls(config.externalUrl), repos, log } as Deps;
+  const deps = { config, db, urls: new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort }), repos, log } as Deps;
   deps.jobs = new JobRunner(deps, {
     concurrency: config.jobConcurrency,
     leaseMs: config.jobLeaseMs,
@@ -55,6 +58,14 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  let ssh: SshServer | null = null;
+  try {
+    ssh = config.sshPort ? await startSshServer(deps, { port: config.sshPort, host: config.host }) : null;
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.db.destroy();
+    throw err;
+  }
   await runner.start(); // background jobs, the daily ones included
   const stopPoolMetrics = registerDbPool(deps.db);
   const { port } = server.address() as AddressInfo;
@@ -64,8 +75,10 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server,
     url,
     jobs: runner,
+    ssh,
     async close() {
       stopPoolMetrics();
+      await ssh?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue

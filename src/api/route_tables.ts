@@ -32,6 +32,8 @@ import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 import { settingsRoutes } from './settings.js';
+import { keyRoutes } from './keys.js';
+import { deployKeyRoutes } from './deploy_keys.js';
 
 export interface RouteTable {
   family: string;
@@ -68,6 +70,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
   { family: 'settings', routes: settingsRoutes },
+  { family: 'keys', routes: keyRoutes },
+  { family: 'deploy_keys', routes: deployKeyRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -47,8 +47,16 @@ import { userCan, type UserAbility } from './users.js';
 import { groupMemberCan, projectMemberCan, type GroupMemberAbility, type GroupMemberFacts, type ProjectMemberAbility } from './members.js';
 import { namespaceCan, type NamespaceAbility, type NamespaceFacts } from './namespaces.js';
 import { globalCan, type GlobalAbility } from './global.js';
+import {
+  deployKeyAccessCan,
+  deployKeyCan,
+  type DeployKeyAbility,
+  type DeployKeyAccessAbility,
+  type DeployKeyAccessFacts,
+  type DeployKeyFacts,
+} from './deploy_keys.js';
 
-export type { GroupAbility, UserAbility, GroupMemberAbility, ProjectMemberAbility, NamespaceAbility, GlobalAbility };
+export type { GroupAbility, UserAbility, GroupMemberAbility, ProjectMemberAbility, NamespaceAbility, GlobalAbility, DeployKeyAbility, DeployKeyAccessAbility };
 
 /** A project with the user's access to it (projectAccess()). */
 export interface ProjectSubject {
@@ -124,6 +132,16 @@ export interface GlobalSubject {
 
 export const GLOBAL: GlobalSubject = { kind: 'global' };
 
+/** A deploy key reaching a project over git (policy/deploy_keys.ts); asked with a null user. */
+export interface DeployKeyAccessSubject extends DeployKeyAccessFacts {
+  kind: 'deploy_key_access';
+}
+
+/** A deploy key as something a user may change (DeployKeyPolicy). */
+export interface DeployKeySubject extends DeployKeyFacts {
+  kind: 'deploy_key';
+}
+
 export type Subject =
   | ProjectSubject
   | IssueSubject
@@ -135,7 +153,9 @@ export type Subject =
   | GroupMemberSubject
   | ProjectMemberSubject
   | NamespaceSubject
-  | GlobalSubject;
+  | GlobalSubject
+  | DeployKeyAccessSubject
+  | DeployKeySubject;
 
 /**
  * Abilities on a project: its own, and those of its issues and merge requests as a whole.
@@ -176,6 +196,8 @@ export interface AbilityOf {
   project_member: ProjectMemberAbility;
   namespace: NamespaceAbility;
   global: GlobalAbility;
+  deploy_key_access: DeployKeyAccessAbility;
+  deploy_key: DeployKeyAbility;
 }
 
 export type Ability = AbilityOf[keyof AbilityOf];
@@ -249,6 +271,8 @@ export function can(user: UserRow | null, subject: GroupMemberSubject, ability: 
 export function can(user: UserRow | null, subject: ProjectMemberSubject, ability: ProjectMemberAbility): boolean;
 export function can(user: UserRow | null, subject: NamespaceSubject, ability: NamespaceAbility): boolean;
 export function can(user: UserRow | null, subject: GlobalSubject, ability: GlobalAbility): boolean;
+export function can(user: null, subject: DeployKeyAccessSubject, ability: DeployKeyAccessAbility): boolean;
+export function can(user: UserRow | null, subject: DeployKeySubject, ability: DeployKeyAbility): boolean;
 export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
 export function can(user: UserRow | null, subject: Subject, ability: Ability): boolean {
   if ('project' in subject && refusedOnArchived(subject.project, ability)) return false;
@@ -275,6 +299,10 @@ export function can(user: UserRow | null, subject: Subject, ability: Ability): b
       return namespaceCan(user, subject, ability as NamespaceAbility);
     case 'global':
       return globalCan(user, ability as GlobalAbility);
+    case 'deploy_key_access':
+      return deployKeyAccessCan(subject, ability as DeployKeyAccessAbility);
+    case 'deploy_key':
+      return deployKeyCan(user, subject, ability as DeployKeyAbility);
   }
 }
 

@@ -22,7 +22,11 @@ import type { PushedRef } from './pushed_ref.js';
 const BRANCH = 'refs/heads/';
 const blank = (oid: string) => /^0+$/.test(oid);
 
-export async function afterPush(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
+/**
+ * `user` is who pushed: null for a deploy key whose creator was deleted, which GitLab's
+ * PostReceive cannot identify, so no events are recorded and no merge request is refreshed.
+ */
+export async function afterPush(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, updates: PushedRef[]): Promise<void> {
   if (!updates.length) return;
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   const fresh: ProjectWithNamespace = { ...project, ...(await deps.db('projects').where({ id: project.id }).first()) };
@@ -38,7 +42,7 @@ export async function afterPush(deps: Deps, project: ProjectWithNamespace, user:
   if (branch) await protectDefaultBranch(deps.db, fresh, branch);
   await recordUserActivity(deps, user);
 
-  await refsUpdated(deps, fresh, user, updates);
+  if (user) await refsUpdated(deps, fresh, user, updates);
 
   await queueStatisticsRefresh(deps.db, project.id);
 }

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { deleteProjectMergeRequests } from './merge_requests.js';
 import { deleteProjectAwards } from './award_emoji.js';
+import { removeDeployKeysOfProjects } from './deploy_keys.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
@@ -303,6 +304,7 @@ async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, acto
     // Polymorphic rows have no foreign key to cascade on; the rest goes with the project row.
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
+    await removeDeployKeysOfProjects(tx, () => [project.id]);
     await tx('projects').where({ id: project.id }).delete();
     if (actor) {
       await recordEvent(tx, {

@@ -10,6 +10,8 @@ import { Conflict } from '../store/domain_errors.js';
 import { OWNER } from '../store/levels.js';
 import { removeNamespaceDir } from './namespace_dirs.js';
 import { deleteRepositoriesOf } from './repository_moves.js';
+import { removeDeployKeysOfProjects } from './deploy_keys.js';
+import { deleteKeysOfUsers } from './keys.js';
 
 export const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
 
@@ -43,6 +45,7 @@ async function destroyNamespaces(tx: Conn, rootIds: number[]): Promise<void> {
   // Memberships and custom attributes point at projects and groups without a foreign key.
   await tx('members').where('source_type', 'project').whereIn('source_id', projectIds()).delete();
   await tx('custom_attributes').where('subject_type', 'project').whereIn('subject_id', projectIds()).delete();
+  await removeDeployKeysOfProjects(tx, projectIds);
   await tx('projects').whereIn('namespace_id', namespaceIds).delete();
   await tx('members').where('source_type', 'group').whereIn('source_id', namespaceIds).delete();
   await tx('custom_attributes').where('subject_type', 'group').whereIn('subject_id', namespaceIds).delete();
@@ -67,6 +70,7 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
     const roots = [...personal, ...groups];
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
     await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
+    await deleteKeysOfUsers(tx, [user.id]);
     await tx('users').where({ id: user.id }).delete();
     // A subgroup's folder goes with its removed parent's.
     const paths = roots.map((n) => n.full_path);

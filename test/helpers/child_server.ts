@@ -62,6 +62,7 @@ export class ChildServer {
         WHARF_REPOS: path.join(dir, 'repos'),
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
+        WHARF_SSH_PORT: '0',
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
         // Background jobs run only where a test asks (WHARF_JOB_CONCURRENCY in `env`): a
         // housekeeping repack set off by a test's commits would otherwise prune loose objects

@@ -149,6 +149,7 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     // (WHARF_JOB_CONCURRENCY in `env`): never behind a test's back, so that a housekeeping
     // repack never prunes loose objects while the test's `git fsck` lists them.
     WHARF_JOB_CONCURRENCY: '0',
+    WHARF_SSH_PORT: '0', // git over SSH only where a test asks for it (a port of its own)
     ...env,
   });
   const running = await startServer(config, pino({ level: process.env.WHARF_TEST_LOG || 'silent' }));
