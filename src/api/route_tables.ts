@@ -13,6 +13,7 @@ import { customAttributeRoutes } from './custom_attributes.js';
 import { forkRoutes } from './forks.js';
 import { repositoryRoutes } from './repository.js';
 import { commitRoutes } from './commits.js';
+import { tagRoutes } from './tags.js';
 import { compareRoutes } from './compare.js';
 import { versionRoutes } from './version.js';
 import { userRoutes } from './users.js';
@@ -45,6 +46,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },
   { family: 'commits', routes: commitRoutes },
+  { family: 'tags', routes: tagRoutes },
   { family: 'compare', routes: compareRoutes },
   { family: 'version', routes: versionRoutes },
   { family: 'users', routes: userRoutes },
