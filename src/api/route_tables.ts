@@ -25,6 +25,7 @@ import { eventRoutes } from './events.js';
 import { todoRoutes } from './todos.js';
 import { issueRoutes } from './issues.js';
 import { noteRoutes } from './notes.js';
+import { discussionRoutes } from './discussions.js';
 import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
@@ -58,6 +59,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'todos', routes: todoRoutes },
   { family: 'issues', routes: issueRoutes },
   { family: 'notes', routes: noteRoutes },
+  { family: 'discussions', routes: discussionRoutes },
   { family: 'award_emoji', routes: awardEmojiRoutes },
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },

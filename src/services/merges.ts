@@ -5,7 +5,8 @@
 // rights under branch protection) else 401; the merge request is in a mergeable state (open,
 // not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
 // passes, which it always does without pipelines, as `mergeable_ci_state?` answers true when
-// there is no head pipeline) else 405; it merges without conflict and, under `rebase_merge`
+// there is no head pipeline; under only_allow_merge_if_all_discussions_are_resolved, no
+// discussion is left to resolve) else 405; it merges without conflict and, under `rebase_merge`
 // and `ff`, the target head is an ancestor of the source head, else 406; `sha` names the
 // source head else 409.
 //
@@ -22,6 +23,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { loadedProject, type LoadedProject } from '../api/loaders.js';
 import { ApiError, unauthorized } from '../http/errors.js';
 import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { hasUnresolvedDiscussions } from '../finders/discussions.js';
 import { fullPathOf } from '../finders/projects.js';
 import { canCancelAutomaticMerge, canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
 import { projectAccess } from '../policy/projects.js';
@@ -83,6 +85,8 @@ export async function acceptMergeRequest(deps: Deps, loaded: LoadedProject, mr: 
   if (mr.state !== 'opened' || workInProgress(mr.title)) throw NOT_ALLOWED();
   const state = await branchState(deps, mr, project);
   if (state.broken) throw NOT_ALLOWED();
+  // mergeable_discussions_state?: under the project's rule, no discussion left to resolve.
+  if (project.only_allow_merge_if_all_discussions_are_resolved && (await hasUnresolvedDiscussions(deps.db, mr.id))) throw NOT_ALLOWED();
   // Pipelines do not exist, so `mergeable_ci_state?` holds even under
   // only_allow_merge_if_pipeline_succeeds, and merge_when_pipeline_succeeds merges now.
 
