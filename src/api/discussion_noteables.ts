@@ -110,8 +110,3 @@ export const DISCUSSION_NOTEABLES: readonly DiscussionNoteableKind[] = [
   issuable('merge_requests', 'a merge request', true),
   commits,
 ];
-
-/** The noteable of a commit for the commit comments routes (api/commit_notes.ts). */
-export function findCommitNoteable(deps: Deps, loaded: LoadedProject, sha: string): Promise<DiscussionNoteable> {
-  return commits.find(deps, loaded, sha);
-}

@@ -14,6 +14,7 @@ import { forkRoutes } from './forks.js';
 import { repositoryRoutes } from './repository.js';
 import { commitRoutes } from './commits.js';
 import { tagRoutes } from './tags.js';
+import { commitNoteRoutes } from './commit_notes.js';
 import { compareRoutes } from './compare.js';
 import { versionRoutes } from './version.js';
 import { userRoutes } from './users.js';
@@ -48,6 +49,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'repository', routes: repositoryRoutes },
   { family: 'commits', routes: commitRoutes },
   { family: 'tags', routes: tagRoutes },
+  { family: 'commit_notes', routes: commitNoteRoutes },
   { family: 'compare', routes: compareRoutes },
   { family: 'version', routes: versionRoutes },
   { family: 'users', routes: userRoutes },
