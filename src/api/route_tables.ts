@@ -25,6 +25,7 @@ import { memberRoutes } from './members.js';
 import { eventRoutes } from './events.js';
 import { todoRoutes } from './todos.js';
 import { issueRoutes } from './issues.js';
+import { issueExtraRoutes } from './issue_extras.js';
 import { noteRoutes } from './notes.js';
 import { discussionRoutes } from './discussions.js';
 import { awardEmojiRoutes } from './award_emoji.js';
@@ -59,7 +60,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'members', routes: memberRoutes },
   { family: 'events', routes: eventRoutes },
   { family: 'todos', routes: todoRoutes },
-  { family: 'issues', routes: issueRoutes },
+  { family: 'issues', routes: [...issueRoutes, ...issueExtraRoutes] },
   { family: 'notes', routes: noteRoutes },
   { family: 'discussions', routes: discussionRoutes },
   { family: 'award_emoji', routes: awardEmojiRoutes },
