@@ -9,7 +9,8 @@
 // - user_agent_details: the user agent and IP address an issue was created from (admins read
 //   them: GET .../issues/:iid/user_agent_detail).
 // - issues.moved_to_id: the issue a moved issue went to (GitLab's `moved_to`), which also
-//   makes moving it a second time refused.
+//   makes moving it a second time refused. resolved_by_id and moved_to_id carry no foreign
+//   key: a deleted user or issue leaves an id nothing answers to (shown as no resolver).
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 
@@ -28,7 +29,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('line_code', 255);
     t.string('commit_id', 40);
     t.string('resolved_at', 30);
-    t.integer('resolved_by_id').references('users.id').onDelete('SET NULL');
+    // No foreign keys added to existing tables: knex rebuilds a SQLite table to add one, which
+    // would drop the triggers other migrations hung on it (the search index of issues).
+    t.integer('resolved_by_id');
   });
   for (let lastId = 0; ; ) {
     const rows: { id: number; noteable_type: string; noteable_id: number }[] = await knex('notes')
@@ -58,7 +61,7 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   await knex.schema.alterTable('issues', (t) => {
-    t.integer('moved_to_id').references('issues.id').onDelete('SET NULL');
+    t.integer('moved_to_id');
   });
 }
 
