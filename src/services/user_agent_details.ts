@@ -28,8 +28,9 @@ export async function recordUserAgent(tx: Conn, subject: { type: 'Issue'; id: nu
   const stamp = now();
   await tx('user_agent_details')
     .insert({ subject_type: subject.type, subject_id: subject.id, user_agent: userAgent, ip_address: ip, submitted: false, created_at: stamp, updated_at: stamp })
+    // A row left by a deleted project's issue of the same id is replaced.
     .onConflict(['subject_type', 'subject_id'])
-    .ignore();
+    .merge();
 }
 
 export async function findUserAgentDetail(db: Conn, subject: { type: 'Issue'; id: number }): Promise<UserAgentDetailRow | undefined> {
