@@ -13,6 +13,8 @@ import { customAttributeRoutes } from './custom_attributes.js';
 import { forkRoutes } from './forks.js';
 import { repositoryRoutes } from './repository.js';
 import { commitRoutes } from './commits.js';
+import { tagRoutes } from './tags.js';
+import { commitNoteRoutes } from './commit_notes.js';
 import { compareRoutes } from './compare.js';
 import { versionRoutes } from './version.js';
 import { userRoutes } from './users.js';
@@ -23,7 +25,9 @@ import { memberRoutes } from './members.js';
 import { eventRoutes } from './events.js';
 import { todoRoutes } from './todos.js';
 import { issueRoutes } from './issues.js';
+import { issueExtraRoutes } from './issue_extras.js';
 import { noteRoutes } from './notes.js';
+import { discussionRoutes } from './discussions.js';
 import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
@@ -50,6 +54,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },
   { family: 'commits', routes: commitRoutes },
+  { family: 'tags', routes: tagRoutes },
+  { family: 'commit_notes', routes: commitNoteRoutes },
   { family: 'compare', routes: compareRoutes },
   { family: 'version', routes: versionRoutes },
   { family: 'users', routes: userRoutes },
@@ -59,8 +65,9 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'members', routes: memberRoutes },
   { family: 'events', routes: eventRoutes },
   { family: 'todos', routes: todoRoutes },
-  { family: 'issues', routes: issueRoutes },
+  { family: 'issues', routes: [...issueRoutes, ...issueExtraRoutes] },
   { family: 'notes', routes: noteRoutes },
+  { family: 'discussions', routes: discussionRoutes },
   { family: 'award_emoji', routes: awardEmojiRoutes },
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },

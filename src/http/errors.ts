@@ -65,6 +65,7 @@ type DomainErrorClass = abstract new (...args: never[]) => domain.DomainError;
 const DOMAIN_ANSWERS = new Map<DomainErrorClass, (err: never) => Answer>([
   [domain.NotFound, (e: domain.NotFound) => notFound(e.thing)],
   [domain.RecordNotFound, () => recordNotFound()],
+  [domain.Missing, (e: domain.Missing) => ({ status: 404, body: { message: e.message } })],
   [domain.Invalid, (e: domain.Invalid) => validationError(e.fields)],
   [domain.Rejected, (e: domain.Rejected) => badRequest(e.message)],
   [domain.StaleFile, (e: domain.StaleFile) => badRequest(e.message)],

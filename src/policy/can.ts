@@ -41,7 +41,19 @@ import {
   canUpdateMergeRequest,
   type MergeRequestFacts,
 } from './merge_requests.js';
-import { canAdminNote, canAward, canCreateNote, canRemoveAward, canSetNoteTimestamps, type NoteableFacts, type NoteFacts } from './notes.js';
+import {
+  canAdminNote,
+  canAward,
+  canCreateNote,
+  canReadProjectNotes,
+  canRemoveAward,
+  canResolveDiscussion,
+  canResolveInProject,
+  canResolveNote,
+  canSetNoteTimestamps,
+  type NoteableFacts,
+  type NoteFacts,
+} from './notes.js';
 import { groupCan, type GroupAbility, type GroupFacts } from './groups.js';
 import { userCan, type UserAbility } from './users.js';
 import { groupMemberCan, projectMemberCan, type GroupMemberAbility, type GroupMemberFacts, type ProjectMemberAbility } from './members.js';
@@ -176,11 +188,21 @@ export type ProjectAbility =
   | 'read_pipeline'
   | 'set_issue_created_at'
   | 'set_issue_updated_at'
-  | 'set_note_created_at';
+  | 'set_note_created_at'
+  | 'read_note'
+  | 'create_note'
+  | 'resolve_note';
 
 export type IssueAbility = 'read_issue' | 'update_issue' | 'admin_issue' | 'destroy_issue' | 'create_note' | 'award_emoji';
-export type MergeRequestAbility = 'read_merge_request' | 'update_merge_request' | 'admin_merge_request' | 'destroy_merge_request' | 'create_note' | 'award_emoji';
-export type NoteAbility = 'admin_note' | 'award_emoji';
+export type MergeRequestAbility =
+  | 'read_merge_request'
+  | 'update_merge_request'
+  | 'admin_merge_request'
+  | 'destroy_merge_request'
+  | 'create_note'
+  | 'award_emoji'
+  | 'resolve_note';
+export type NoteAbility = 'admin_note' | 'award_emoji' | 'resolve_note';
 export type AwardAbility = 'destroy_award_emoji';
 
 /** The abilities a subject kind answers. */
@@ -218,6 +240,9 @@ const ISSUE_FEATURE_RULES = {
   set_issue_created_at: (u, s) => canSetIssueTimestamps(u, s.access),
   set_issue_updated_at: (u, s) => canSetIssueTimestamps(u, s.access),
   set_note_created_at: (u, s) => canSetNoteTimestamps(u, s.access),
+  read_note: (u, s) => canReadProjectNotes(u, s.project, s.access),
+  create_note: (u, s) => canCreateNote(u, s.project, s.access, { readable: canReadProjectNotes(u, s.project, s.access), discussionLocked: false }),
+  resolve_note: (u, s) => canResolveInProject(u, s.project, s.access),
 } satisfies Partial<Record<ProjectAbility, (user: UserRow | null, subject: ProjectSubject) => boolean>>;
 
 function projectRule(user: UserRow | null, s: ProjectSubject, ability: ProjectAbility): boolean {
@@ -245,15 +270,22 @@ const MERGE_REQUEST_RULES: Rules<MergeRequestSubject> = {
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, mergeRequestNoteable(u, s)),
   award_emoji: (u, s) => canAward(u, s.project, s.access, mergeRequestNoteable(u, s)),
+  // A discussion of it (ResolvableDiscussion#can_resolve?).
+  resolve_note: (u, s) => canResolveDiscussion(u, s.project, s.access, mergeRequestNoteable(u, s)),
 };
 
 function mergeRequestNoteable(user: UserRow | null, s: MergeRequestSubject): NoteableFacts {
-  return { readable: canReadMergeRequest(user, s.project, s.access, s.mergeRequest), discussionLocked: !!s.mergeRequest.discussion_locked };
+  return {
+    readable: canReadMergeRequest(user, s.project, s.access, s.mergeRequest),
+    discussionLocked: !!s.mergeRequest.discussion_locked,
+    authorId: s.mergeRequest.author_id,
+  };
 }
 
 const NOTE_RULES: Rules<NoteSubject> = {
   admin_note: (u, s) => canAdminNote(u, s.project, s.access, s.noteable, s.note),
   award_emoji: (u, s) => canAward(u, s.project, s.access, s.noteable),
+  resolve_note: (u, s) => canResolveNote(u, s.project, s.access, s.noteable, s.note),
 };
 
 const AWARD_RULES: Rules<AwardSubject> = {

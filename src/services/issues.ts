@@ -37,6 +37,8 @@ export interface IssueInput {
 export interface IssueOptions {
   /** The user may create missing labels (admin_label). */
   createLabels: boolean;
+  /** What else the creation writes, in its transaction (the user agent, a follow-up's resolutions). */
+  after?: (tx: Tx, issue: IssueRow) => Promise<void>;
 }
 
 function titleErrors(title: string): Record<string, string[]> {
@@ -91,6 +93,7 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
     const target = { type: 'Issue' as const, id: issue.id, projectId };
     await todosOnIssuableCreated(tx, author, target, { assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
+    if (opts.after) await opts.after(tx, issue);
     return issue;
   });
 }

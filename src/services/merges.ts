@@ -5,7 +5,8 @@
 // rights under branch protection) else 401; the merge request is in a mergeable state (open,
 // not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
 // passes, which it always does without pipelines, as `mergeable_ci_state?` answers true when
-// there is no head pipeline) else 405; it merges without conflict and, under `rebase_merge`
+// there is no head pipeline; under only_allow_merge_if_all_discussions_are_resolved, no
+// discussion is left to resolve) else 405; it merges without conflict and, under `rebase_merge`
 // and `ff`, the target head is an ancestor of the source head, else 406; `sha` names the
 // source head else 409.
 //
@@ -22,6 +23,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { CannotMerge, DomainError, NotAllowed, NotMergeable, RefMoved, ShaMismatch } from '../store/domain_errors.js';
 import { workInProgress } from '../store/merge_request_facts.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
+import { hasUnresolvedDiscussions } from '../finders/discussions.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { canCancelAutomaticMerge, canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
@@ -75,6 +77,8 @@ export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr:
   if (mr.state !== 'opened' || workInProgress(mr.title)) throw new NotMergeable();
   const state = await branchState(deps, mr, project);
   if (state.broken) throw new NotMergeable();
+  // mergeable_discussions_state?: under the project's rule, no discussion left to resolve.
+  if (project.only_allow_merge_if_all_discussions_are_resolved && (await hasUnresolvedDiscussions(deps.db, mr.id))) throw new NotMergeable();
   // Pipelines do not exist, so `mergeable_ci_state?` holds even under
   // only_allow_merge_if_pipeline_succeeds, and merge_when_pipeline_succeeds merges now.
 

@@ -24,6 +24,13 @@ export class NotFound extends DomainError {
   }
 }
 
+/** A missing thing GitLab names in a message of its own (`404 {"message": "Tag does not exist"}`). */
+export class Missing extends DomainError {
+  constructor(message: string) {
+    super(message);
+  }
+}
+
 /** A plain record lookup that failed (GitLab's ActiveRecord::RecordNotFound: `404 Not found`). */
 export class RecordNotFound extends DomainError {
   constructor() {

@@ -3,6 +3,8 @@
 // layer may import them (ARCHITECTURE.md: row types live in store/), so finders load them,
 // services write them and entities present them without importing one another.
 
+import type { AnyNoteableType, NoteType } from './note_kinds.js';
+
 export type AwardableType = 'Issue' | 'MergeRequest' | 'Note';
 
 export interface AwardRow {
@@ -15,12 +17,14 @@ export interface AwardRow {
   updated_at: string;
 }
 
+/** The noteables with a row of their own, a `user_notes_count` and to-dos. */
 export type NoteableType = 'Issue' | 'MergeRequest';
 
 export interface NoteRow {
   id: number;
   project_id: number;
-  noteable_type: NoteableType;
+  noteable_type: AnyNoteableType;
+  /** 0 for a note on a commit (GitLab's is empty; the commit is `commit_id`). */
   noteable_id: number;
   author_id: number | null;
   body: string;
@@ -28,6 +32,14 @@ export interface NoteRow {
   updated_by_id: number | null;
   created_at: string;
   updated_at: string;
+  type: NoteType | null;
+  discussion_id: string;
+  /** A DiffNote's position (JSON of GitLab's Position#to_h); a LegacyDiffNote's file line. */
+  position: string | null;
+  line_code: string | null;
+  commit_id: string | null;
+  resolved_at: string | null;
+  resolved_by_id: number | null;
 }
 
 export interface LabelRow {
