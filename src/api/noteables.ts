@@ -1,6 +1,7 @@
 // Resolving `/projects/:id/{issues|merge_requests}/:iid` to the target that notes, award emoji,
 // subscriptions and time tracking hang off (and `/projects/:id/snippets/:id` to the project
-// snippet that notes and award emoji also hang off: findNoted, NOTED_KINDS), with what the user may do with it. Handlers call
+// snippet that notes and award emoji also hang off: findNoted, NOTED_KINDS), with what the
+// user may do with it. Handlers call
 // it after the route table loaded the project (`req.loaded`); its answers come from policy's
 // `can()` on the issue or merge request subject it builds (kept on the noteable for further
 // questions: create_note, award_emoji, admin_note through noteSubject). One place, so that
@@ -8,16 +9,18 @@
 // answers GitLab's own status and message for a missing or unreadable target.
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
-import { assigneeIdsOf, findIssue, type IssueRow } from '../finders/issues.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { assigneeIdsOf, findIssue } from '../finders/issues.js';
+import type { IssueRow, MergeRequestRow, NoteableType } from '../store/issuable_rows.js';
+import { findProjectSnippet } from '../finders/snippets.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject, type ProjectSnippetSubject } from '../policy/can.js';
 import type { NoteFacts } from '../policy/notes.js';
-import type { NotedType, NoteableType } from '../services/notes.js';
-import { findProjectSnippet } from '../finders/snippets.js';
+import { notFound, recordNotFound } from '../http/errors.js';
 
 /** The path segment of the two noteable kinds. */
 export type NoteableKind = 'issues' | 'merge_requests';
 export const NOTEABLE_KINDS: readonly NoteableKind[] = ['issues', 'merge_requests'];
+
 /** What notes and award emoji hang off: the two issuables and project snippets (by id). */
 export type NotedKind = NoteableKind | 'snippets';
 export const NOTED_KINDS: readonly NotedKind[] = [...NOTEABLE_KINDS, 'snippets'];
@@ -30,7 +33,7 @@ export function iidParamName(kind: NotedKind): 'issue_iid' | 'merge_request_iid'
 /** What notes and award emoji need of the object they hang off (an issuable or a project snippet). */
 export interface NotedObject {
   kind: NotedKind;
-  type: NotedType;
+  type: NoteableType | 'Snippet';
   id: number;
   /** The notes' `noteable_iid`: null for a snippet, which has none. */
   iid: number | null;
@@ -74,7 +77,13 @@ export function mergeRequestSubject(loaded: LoadedProject, mr: MergeRequestRow):
 /** A note of the noteable as a policy subject, with what the noteable's policy said. */
 export function noteSubject(noteable: NotedObject, note: NoteFacts): NoteSubject {
   const { project, access } = noteable.subject;
-  return { kind: 'note', project, access, noteable: { readable: noteable.readable, discussionLocked: noteable.discussionLocked }, note };
+  return {
+    kind: 'note',
+    project,
+    access,
+    noteable: { readable: noteable.readable, discussionLocked: noteable.discussionLocked, authorId: noteable.authorId },
+    note,
+  };
 }
 
 /** The noteable of the loaded project with this iid, as its user sees it; undefined when there is none. */
@@ -156,3 +165,20 @@ export function rubyErrors(errors: Record<string, string[]>): string {
   const entries = Object.entries(errors).map(([field, messages]) => `:${field}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`);
   return `{${entries.join(', ')}}`;
 }
+
+/** The noteable of the route in the loaded project, readable, or GitLab's 404s. */
+export async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NoteableKind, iid: number): Promise<Noteable>;
+export async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NotedKind, iid: number): Promise<NotedObject>;
+export async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NotedKind, iid: number): Promise<NotedObject> {
+  const noteable = await findNoted(deps, loaded, kind, iid);
+  if (!noteable) throw recordNotFound();
+  if (!noteable.readable) {
+    // The issue finder hides what the user may not read; the merge request finder only
+    // what is disabled, and find_noteable's own check names the collection (as it does for
+    // a snippet: `404 snippets Not Found`).
+    if (kind === 'snippets' || (kind === 'merge_requests' && loaded.project.merge_requests_enabled)) throw notFound(kind);
+    throw recordNotFound();
+  }
+  return noteable;
+}
+

@@ -8,15 +8,16 @@
 // noteable, or an issue the user may not read, is `404 Not found` (GitLab's finders hide it);
 // a merge request the finder shows but the user may not read is `404 merge_requests Not Found`.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
 import { route, type Route } from './route.js';
-import { ApiError, forbidden, notFound, recordNotFound } from '../http/errors.js';
+import { ApiError, forbidden, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findNoted, NOTED_KINDS, noteSubject, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
+import { NOTED_KINDS, noteSubject, readableNoteable, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
 import { can } from '../policy/can.js';
-import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NotedType, type NoteRow, type NoteTarget } from '../services/notes.js';
+import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes.js';
+import type { NoteRow } from '../store/issuable_rows.js';
+import type { AnyNoteableType } from '../store/note_kinds.js';
 import { presentNotes } from '../entities/note.js';
 
 const NOTE = { schema: 'Note' } as const;
@@ -24,25 +25,12 @@ const noteableId = { noteable_id: p.integer().required() };
 const noteId = { ...noteableId, note_id: p.integer().required() };
 
 /** GitLab's bad_request!(attribute): `400 (Bad request) "<attribute>" not given`. */
-function badRequestNotGiven(attribute: string): ApiError {
+export function badRequestNotGiven(attribute: string): ApiError {
   return new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
 }
 
-function targetOf(noteable: NotedObject): NoteTarget<NotedType> {
+function targetOf(noteable: NotedObject): NoteTarget<AnyNoteableType> {
   return { type: noteable.type, id: noteable.id, projectId: noteable.projectId };
-}
-
-/** The noteable of the route in the loaded project, readable, or GitLab's 404s. */
-async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NotedKind, iid: number): Promise<NotedObject> {
-  const noteable = await findNoted(deps, loaded, kind, iid);
-  if (!noteable) throw recordNotFound();
-  if (!noteable.readable) {
-    // The issue finder hides what the user may not read; the merge request finder only
-    // what is disabled, and find_noteable's own check names the collection.
-    if (kind === 'snippets' || (kind === 'merge_requests' && loaded.project.merge_requests_enabled)) throw notFound(kind);
-    throw recordNotFound();
-  }
-  return noteable;
 }
 
 async function noteOr404(deps: Deps, noteable: NotedObject, id: number): Promise<NoteRow> {
@@ -56,7 +44,7 @@ async function render(deps: Deps, note: NoteRow, noteable: NotedObject) {
 }
 
 /** A datetime as Rails would cast it for created_at; undefined when it is not one. */
-function looseTime(raw: unknown): string | undefined {
+export function looseTime(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   const ms = Date.parse(raw);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();

@@ -5,8 +5,7 @@
 // project (`<project>/snippets/:id`) or `/snippets/:id`; `file_name` is "" when none was kept
 // (Snippet#file_name). UserAgentDetail: `user_agent, ip_address, akismet_submitted`.
 import type { Urls } from '../http/urls.js';
-import type { SnippetRow, UserAgentDetailRow } from '../store/snippet_rows.js';
-import type { SnippetContext } from '../finders/snippets.js';
+import type { SnippetContext, SnippetRow, UserAgentDetailRow } from '../store/snippet_rows.js';
 import { ghostUser, userBasic } from './user.js';
 
 export function snippetWebUrl(snippet: SnippetRow, ctx: SnippetContext, urls: Urls): string {

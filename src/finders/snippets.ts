@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { ProjectAccess } from '../policy/projects.js';
-import type { SnippetRow, UserAgentDetailRow } from '../store/snippet_rows.js';
+import type { SnippetContext, SnippetRow, UserAgentDetailRow } from '../store/snippet_rows.js';
 import { PUBLIC } from '../policy/levels.js';
 import { listedSnippetLevels, whereSnippetProjectAvailable } from '../policy/snippets.js';
 
@@ -71,11 +71,6 @@ export async function findUserAgentDetail(db: Conn, snippetId: number): Promise<
 }
 
 /** What rendering a page of snippets needs: their authors and their projects' full paths. */
-export interface SnippetContext {
-  users: Map<number, UserRow>;
-  /** Full paths of the snippets' projects, by project id. */
-  projectPaths: Map<number, string>;
-}
 
 /** Loads the authors and project paths of these snippets (two queries, whatever their number). */
 export async function loadSnippetContext(db: Conn, snippets: SnippetRow[]): Promise<SnippetContext> {

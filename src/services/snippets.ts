@@ -13,7 +13,7 @@ import type { Conn, Tx } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { SnippetRow, SnippetType } from '../store/snippet_rows.js';
 import { now } from '../store/time.js';
-import { validationError } from '../http/errors.js';
+import { Invalid } from '../store/domain_errors.js';
 import { recordEvent } from './events.js';
 import { deniedVisibility, snippetErrors, type SnippetValues } from './snippet_validation.js';
 import type { SnippetSettings } from './snippet_settings.js';
@@ -41,9 +41,9 @@ export async function createSnippet(
 ): Promise<SnippetRow> {
   const { author, project, values, origin } = input;
   const denied = deniedVisibility(author, values.visibility_level, settings);
-  if (denied) throw validationError(denied);
+  if (denied) throw new Invalid(denied);
   const errors = snippetErrors(values, settings);
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
   const type: SnippetType = project ? 'ProjectSnippet' : 'PersonalSnippet';
   return db.transaction(async (tx) => {
     const stamp = now();
@@ -80,12 +80,12 @@ export async function createSnippet(
 export async function updateSnippet(db: Conn, settings: SnippetSettings, editor: UserRow, snippet: SnippetRow, changes: SnippetChanges): Promise<SnippetRow> {
   if (changes.visibility_level !== undefined && changes.visibility_level !== snippet.visibility_level) {
     const denied = deniedVisibility(editor, changes.visibility_level, settings);
-    if (denied) throw validationError(denied);
+    if (denied) throw new Invalid(denied);
   }
   const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   const next = { ...snippet, ...given };
   const errors = snippetErrors(next, settings);
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) if (value !== snippet[key as keyof SnippetRow]) changed[key] = value;
   return db.transaction(async (tx) => {

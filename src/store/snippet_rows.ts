@@ -1,5 +1,7 @@
 // Row types of snippets (GitLab keeps project and personal snippets in one table, told apart by
-// `type`) and of the user agent detail recorded with each new one.
+// `type`) and of the user agent detail recorded with each new one; what the entities need
+// loaded with a page of them (SnippetContext).
+import type { UserRow } from './rows.js';
 
 export type SnippetType = 'ProjectSnippet' | 'PersonalSnippet';
 
@@ -25,4 +27,11 @@ export interface UserAgentDetailRow {
   submitted: boolean | number;
   created_at: string;
   updated_at: string;
+}
+
+/** What snippet entities need besides the rows (finders/snippets.ts loads it). */
+export interface SnippetContext {
+  users: Map<number, UserRow>;
+  /** Full paths of the snippets' projects, by project id. */
+  projectPaths: Map<number, string>;
 }
