@@ -1,11 +1,9 @@
-// The application settings snippets obey, with GitLab 10.8's defaults: `max_attachment_size`
-// (MB; Wharf's limit on a snippet's content, as 10.8 has no snippet limit of its own) and
-// `restricted_visibility_levels` (levels only admins may give).
-//
-// RECONCILE AT MERGE: the settings are being built in src/services/application_settings.ts
-// (`settingsOf(deps)`, issue "settings"); this function is the one place snippets read them, so
-// it becomes a call to settingsOf(deps) there and this file goes.
+// The application settings snippets obey (services/application_settings.ts), in the shape the
+// snippet services take: `max_attachment_size` (MB; Wharf's limit on a snippet's content, as
+// 10.8 has no snippet limit of its own) and `restricted_visibility_levels` (levels only admins
+// may give). The one place snippets read the settings.
 import type { Conn } from '../store/db.js';
+import { settingsOf } from './application_settings.js';
 
 export interface SnippetSettings {
   /** The largest snippet content, in megabytes. */
@@ -13,8 +11,7 @@ export interface SnippetSettings {
   restrictedVisibilityLevels: readonly number[];
 }
 
-const DEFAULTS: SnippetSettings = { maxAttachmentSize: 10, restrictedVisibilityLevels: [] };
-
-export async function snippetSettings(_deps: { db: Conn }): Promise<SnippetSettings> {
-  return DEFAULTS;
+export async function snippetSettings(deps: { db: Conn }): Promise<SnippetSettings> {
+  const settings = await settingsOf(deps);
+  return { maxAttachmentSize: settings.max_attachment_size, restrictedVisibilityLevels: settings.restricted_visibility_levels };
 }

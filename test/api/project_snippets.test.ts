@@ -380,4 +380,15 @@ describe('Project snippets: size limit', function () {
     const fits = await s.post(`/projects/${project.id}/snippets`, { json: { ...json, code: 'a'.repeat(10 * 1024 * 1024) } });
     expect(fits.status).to.equal(201);
   });
+
+  it('follows the max_attachment_size setting', async () => {
+    const set = await s.put('/application/settings', { json: { max_attachment_size: 1 } });
+    expect(set.status).to.equal(200);
+    const project = created(await s.post('/projects', { json: { name: 'smaller' } }));
+    const json = { title: 'big', file_name: 'big.txt', code: 'a'.repeat(1024 * 1024 + 1), visibility: 'private' };
+    const r = await s.post(`/projects/${project.id}/snippets`, { json });
+    expect(r.status).to.equal(400);
+    expect(r.body).to.deep.equal({ message: { content: ['is too long (maximum is 1 MB)'] } });
+    expect(await s.db('snippets').where({ project_id: project.id }).first()).to.equal(undefined);
+  });
 });
