@@ -34,6 +34,7 @@ import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { projectSnippetRoutes } from './snippets.js';
 import { personalSnippetRoutes } from './personal_snippets.js';
+import { accessRequestRoutes } from './access_requests.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
@@ -76,6 +77,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
   { family: 'project_snippets', routes: projectSnippetRoutes },
   { family: 'snippets', routes: personalSnippetRoutes },
+  { family: 'access_requests', routes: accessRequestRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
