@@ -35,6 +35,7 @@ import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { projectSnippetRoutes } from './snippets.js';
 import { personalSnippetRoutes } from './personal_snippets.js';
 import { accessRequestRoutes } from './access_requests.js';
+import { badgeRoutes } from './badges.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
@@ -78,6 +79,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'project_snippets', routes: projectSnippetRoutes },
   { family: 'snippets', routes: personalSnippetRoutes },
   { family: 'access_requests', routes: accessRequestRoutes },
+  { family: 'badges', routes: badgeRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
