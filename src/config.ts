@@ -31,6 +31,8 @@ export interface Config {
   sshPort: number;
   /** The host name ssh_url_to_repo shows (WHARF_EXTERNAL_URL's by default). */
   sshHost: string;
+  /** GitLab Pages' host (`pages.host`, lower case): custom Pages domains are on when it is set. */
+  pagesHost: string | undefined;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -79,5 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
     sshPort,
     sshHost: env.WHARF_SSH_HOST || new URL(externalUrl).hostname,
+    pagesHost: env.WHARF_PAGES_HOST?.trim().toLowerCase() || undefined,
   };
 }

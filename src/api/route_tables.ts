@@ -36,6 +36,7 @@ import { projectSnippetRoutes } from './snippets.js';
 import { personalSnippetRoutes } from './personal_snippets.js';
 import { accessRequestRoutes } from './access_requests.js';
 import { badgeRoutes } from './badges.js';
+import { pagesDomainRoutes } from './pages_domains.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
@@ -80,6 +81,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'snippets', routes: personalSnippetRoutes },
   { family: 'access_requests', routes: accessRequestRoutes },
   { family: 'badges', routes: badgeRoutes },
+  { family: 'pages_domains', routes: pagesDomainRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
