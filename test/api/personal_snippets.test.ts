@@ -179,4 +179,20 @@ describe('Personal snippets API', function () {
       expect(missing.body).to.deep.equal({ message: '404 Not found' });
     });
   });
+
+  describe('deleting the author', () => {
+    it('removes their snippets with the notes and award emoji on them', async () => {
+      const leaver = await s.createUser('leaver');
+      const project = await projectWithRoles(s, owner, { reporter: leaver }, { name: 'left-behind', visibility: 'public' });
+      const ps = created(await s.post(`/projects/${project.id}/snippets`, { token: leaver.token, json: { title: 'p', file_name: 'p', code: 'p', visibility: 'public' } }));
+      const mine = created(await s.post('/snippets', { token: leaver.token, json: body }));
+      const note = created(await s.post(`/projects/${project.id}/snippets/${ps.id}/notes`, { token: owner.token, json: { body: 'a comment' } }));
+      created(await s.post(`/projects/${project.id}/snippets/${ps.id}/award_emoji`, { token: owner.token, json: { name: 'thumbsup' } }));
+      const r = await s.delete(`/users/${leaver.user.id}`);
+      expect(r.status, r.text).to.equal(204);
+      expect(await s.db('snippets').whereIn('id', [ps.id, mine.id])).to.deep.equal([]);
+      expect(await s.db('notes').where({ id: note.id })).to.deep.equal([]);
+      expect(await s.db('award_emoji').where({ awardable_type: 'Snippet', awardable_id: ps.id })).to.deep.equal([]);
+    });
+  });
 });
