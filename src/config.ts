@@ -31,6 +31,8 @@ export interface Config {
   sshPort: number;
   /** The host name ssh_url_to_repo shows (WHARF_EXTERNAL_URL's by default). */
   sshHost: string;
+  /** The SSH server's host key file (made on first start; its public half beside it as `.pub`). */
+  sshHostKey: string;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -79,5 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
     sshPort,
     sshHost: env.WHARF_SSH_HOST || new URL(externalUrl).hostname,
+    // Beside the SQLite file by default, or in ./db with PostgreSQL.
+    sshHostKey: path.resolve(env.WHARF_SSH_HOST_KEY || path.join(postgres ? 'db' : path.dirname(db), 'ssh_host_ed25519_key')),
   };
 }
