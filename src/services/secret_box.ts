@@ -1,6 +1,6 @@
 // Secrets stored encrypted at rest (a Pages domain's private key): AES-256-GCM under a key
-// derived (HKDF-SHA256, per purpose) from the server secret, 32 random bytes kept beside the
-// database (`db/server_secret`, mode 0600; with PostgreSQL in ./db). The secret is made on
+// derived (HKDF-SHA256, per purpose) from the server secret, 32 random bytes in the file
+// WHARF_SERVER_SECRET names (beside the database by default, `db/server_secret`, mode 0600). It is made on
 // first use; several processes may start at once, so it is written to a private temporary file
 // and linked into place, which only the first manages — every process then reads that one.
 // A sealed value is `v1:` and base64 of IV (12 bytes), tag (16 bytes) and ciphertext; opening
@@ -10,12 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 
-export const SECRET_NAME = 'server_secret';
+type SecretConfig = Pick<Config, 'serverSecret'>;
 
-/** Where the server secret lives: beside the SQLite file, or in ./db with PostgreSQL. */
-export function secretFile(config: Pick<Config, 'db'>): string {
-  const dir = /^postgres(ql)?:\/\//.test(config.db) ? path.resolve('db') : path.dirname(config.db);
-  return path.join(dir, SECRET_NAME);
+/** Where the server secret lives (config.serverSecret). */
+export function secretFile(config: SecretConfig): string {
+  return config.serverSecret;
 }
 
 function createExclusive(file: string): void {
@@ -40,7 +39,7 @@ function createExclusive(file: string): void {
 const keys = new Map<string, Buffer>();
 
 /** The key of `purpose`, derived from the server secret (made when missing). */
-function keyFor(config: Pick<Config, 'db'>, purpose: string): Buffer {
+function keyFor(config: SecretConfig, purpose: string): Buffer {
   const file = secretFile(config);
   const cacheKey = `${file}\0${purpose}`;
   const cached = keys.get(cacheKey);
@@ -53,14 +52,14 @@ function keyFor(config: Pick<Config, 'db'>, purpose: string): Buffer {
   return key;
 }
 
-export function seal(config: Pick<Config, 'db'>, purpose: string, plaintext: string): string {
+export function seal(config: SecretConfig, purpose: string, plaintext: string): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', keyFor(config, purpose), iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
 }
 
-export function open(config: Pick<Config, 'db'>, purpose: string, sealed: string): string {
+export function open(config: SecretConfig, purpose: string, sealed: string): string {
   if (!sealed.startsWith('v1:')) throw new Error('not a sealed value');
   const raw = Buffer.from(sealed.slice(3), 'base64');
   const decipher = crypto.createDecipheriv('aes-256-gcm', keyFor(config, purpose), raw.subarray(0, 12));
