@@ -236,6 +236,15 @@ describe('Pages domains API', function () {
     expect(hidden.body).to.deep.equal({ message: '404 Project Not Found' });
   });
 
+  it('is 404 Not Found for a project in a subgroup (Pages serves none)', async () => {
+    const top = created(await s.post('/groups', { token: roles.owner.token, json: { name: 'top', path: 'top', visibility: 'public' } }));
+    const sub = created(await s.post('/groups', { token: roles.owner.token, json: { name: 'sub', path: 'sub', parent_id: top.id, visibility: 'public' } }));
+    const nested = created(await s.post('/projects', { token: roles.owner.token, json: { name: 'nested', namespace_id: sub.id, visibility: 'public' } }));
+    const r = await s.post(`/projects/${nested.id}/pages/domains`, { token: roles.owner.token, json: { domain: 'nested.example.com' } });
+    expect(r.status).to.equal(404);
+    expect(r.body).to.deep.equal({ message: '404 Not Found' });
+  });
+
   it('GET /pages/domains lists every domain to admins (PagesDomainBasic), 403 to others', async () => {
     const r = await s.get('/pages/domains', { token: roles.admin.token });
     expect(r.status).to.equal(200);
