@@ -64,6 +64,10 @@ export interface ServerOptions {
   nodeArgs?: string[];
   /** Keep the temporary folder at the end. */
   keep?: boolean;
+  /** Extra environment for the server (WHARF_WORKERS, …). */
+  env?: Record<string, string>;
+  /** Serve this folder (its db/ and repos/) instead of a new temporary one; it is kept. */
+  dir?: string;
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -83,7 +87,7 @@ async function freePort(): Promise<number> {
 
 export async function bootServer(options: ServerOptions = {}): Promise<Server> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.json)`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
   const dbFile = path.join(dir, 'db', 'wharf.sqlite3');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -98,6 +102,8 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
       WHARF_EXTERNAL_URL: url,
       WHARF_ROOT_TOKEN: ROOT_TOKEN,
       WHARF_LOG_LEVEL: 'warn',
+      ...(process.env.WHARF_WORKERS ? { WHARF_WORKERS: process.env.WHARF_WORKERS } : {}),
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -132,6 +138,7 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
         await Promise.race([gone, sleep(5000)]);
         if (!exited) child.kill('SIGKILL');
       }
+      if (options.dir) return;
       if (options.keep) console.error(`kept ${dir}`);
       else fs.rmSync(dir, { recursive: true, force: true });
     },
@@ -162,6 +169,36 @@ export function rssMb(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/** The process and its descendants (Linux /proc), e.g. a primary and its workers. */
+export function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    out.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return out;
+}
+
+/** Resident memory of each process of the tree in MB, the root first. */
+export function treeRssMb(pid: number | undefined): number[] {
+  return processTree(pid).map((p) => rssMb(p) ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,6 +405,11 @@ export function publish(name: string, heading: string, tableText: string, rows: 
     console.error(`WARNING: non-2xx responses or errors in ${bad.map((r) => `${r.endpoint} as ${r.who}`).join(', ')}`);
     process.exitCode = 1;
   }
+}
+
+/** Whether the module of `metaUrl` is the script node was started with (not imported). */
+export function isMain(metaUrl: string): boolean {
+  return !!process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(metaUrl);
 }
 
 /** Runs the benchmark's main; on failure prints the error and exits 1. */

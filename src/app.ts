@@ -24,7 +24,7 @@ export function buildApp(deps: Deps): Koa {
   app.use(async (ctx, next) => {
     ctx.set({ 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' });
     // Bracketed keys (iids[]=1, custom_attributes[k]=v) parsed as Rack does.
-    ctx.state.query = qs.parse(ctx.querystring, { depth: 5, arrayLimit: 1000, parameterLimit: 10000 });
+    ctx.state.query = ctx.querystring ? qs.parse(ctx.querystring, { depth: 5, arrayLimit: 1000, parameterLimit: 10000 }) : {};
     await next();
   });
 
@@ -46,11 +46,12 @@ export function buildApp(deps: Deps): Koa {
   const apiRoutes = api.routes();
   app.use(async (ctx, next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
-    await body(ctx, async () => {
-      await auth(ctx, async () => {
-        await apiRoutes(ctx as never, async () => {});
-      });
+    const routed = () => auth(ctx, async () => {
+      await apiRoutes(ctx as never, async () => {});
     });
+    // Reads carry no body: the parser stays off their path.
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') await routed();
+    else await body(ctx, routed);
     if (ctx.status === 404 && ctx.body === undefined) {
       ctx.status = 404;
       ctx.body = { error: '404 Not Found' };

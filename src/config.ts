@@ -1,4 +1,5 @@
 // Every setting of the process, read once from the environment. Nothing else reads process.env.
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -14,6 +15,8 @@ export interface Config {
   maxBodyBytes: number;
   /** SQLite connections (readers run in parallel; writers take turns). */
   dbPoolSize: number;
+  /** Processes serving the port (src/workers.ts); 1 serves from this process alone. */
+  workers: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -36,5 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    workers: Math.max(1, intFrom(env.WHARF_WORKERS, os.availableParallelism(), 'WHARF_WORKERS')),
   };
 }

@@ -21,7 +21,7 @@ import { findNote } from '../services/notes.js';
 import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, type Awardable, type AwardRow } from '../services/award_emoji.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject } from '../policy/can.js';
 import { awardableByUser } from '../policy/notes.js';
-import { presentAwards } from '../entities/award_emoji.js';
+import { presentAwards } from './present_people.js';
 
 interface Resolved {
   noteable: Noteable;

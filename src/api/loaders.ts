@@ -5,9 +5,10 @@ import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { currentUser } from '../http/auth.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
-import { findProjectByIdOrPath } from '../finders/projects.js';
+import { findProjectForRequest } from '../finders/projects.js';
+import { emptyExtras, type ProjectExtras } from '../finders/project_extras.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
-import { canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
+import { canReadProject, type ProjectAccess } from '../policy/projects.js';
 import { canReadGroup, groupFacts } from '../policy/groups.js';
 import { can, projectSubject, type GroupSubject, type ProjectAbility, type ProjectSubject } from '../policy/can.js';
 
@@ -20,6 +21,8 @@ export interface LoadedProject {
   /** Throws unless the user has the ability: 401 when nobody is signed in, else 403. */
   authorize(ability: ProjectAbility): void;
   can(ability: ProjectAbility): boolean;
+  /** What the project's answer shows besides its row, loaded with it (finders/project_extras.ts). */
+  extras: ProjectExtras;
 }
 
 function decodeParam(raw: string): string {
@@ -30,24 +33,26 @@ function decodeParam(raw: string): string {
   }
 }
 
-/** The project of `ctx.params.id` (or another param), readable by the current user, or 404. */
+/**
+ * The project of `ctx.params.id` (or another param), readable by the current user, or 404:
+ * the project, its namespace and the user's access in one query (finders/projects.ts).
+ */
 export async function loadProject(ctx: Koa.Context, deps: Deps, param = 'id'): Promise<LoadedProject> {
   const user = currentUser(ctx);
-  const project = await findProjectByIdOrPath(deps.db, decodeParam(ctx.params[param]));
-  if (!project) throw notFound('Project');
-  const access = await projectAccess(deps.db, user, project);
-  if (!canReadProject(user, project, access)) throw notFound('Project');
-  return loadedProject(project, access, user);
+  const found = await findProjectForRequest(deps.db, user, decodeParam(ctx.params[param]));
+  if (!found || !canReadProject(user, found.project, found.access)) throw notFound('Project');
+  return loadedProject(found.project, found.access, user, found.extras);
 }
 
 /** A project with a user's access to it (services acting for another project or user use it too). */
-export function loadedProject(project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null): LoadedProject {
+export function loadedProject(project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null, extras?: ProjectExtras): LoadedProject {
   const subject = projectSubject(project, access);
   return {
     project,
     access,
     user,
     subject,
+    extras: extras ?? emptyExtras(),
     can: (ability) => can(user, subject, ability),
     authorize(ability) {
       if (!can(user, subject, ability)) throw user ? forbidden() : unauthorized();

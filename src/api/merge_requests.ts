@@ -21,7 +21,7 @@ import { findProjectByIdOrPath } from '../finders/projects.js';
 import { projectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../services/merge_requests.js';
-import { presentMergeRequestList, presentMergeRequests } from '../entities/merge_request.js';
+import { presentMergeRequestList, presentMergeRequests } from './present_merge_requests.js';
 import { userBasic } from '../entities/user.js';
 import { commitBasic } from '../entities/commit.js';
 import { diffEntity } from '../entities/diff.js';

@@ -11,7 +11,7 @@ import type { Conn } from '../store/db.js';
 import { milestoneEntity } from '../entities/milestone.js';
 import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
-import { presentMergeRequestList } from '../entities/merge_request.js';
+import { presentMergeRequestList } from './present_merge_requests.js';
 import type { MergeRequestRow } from '../finders/merge_requests.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */

@@ -16,7 +16,7 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findNoteable, NOTEABLE_KINDS, noteSubject, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
 import { can } from '../policy/can.js';
 import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteRow, type NoteTarget } from '../services/notes.js';
-import { presentNotes } from '../entities/note.js';
+import { presentNotes } from './present_people.js';
 
 const NOTE = { schema: 'Note' } as const;
 const noteableId = { noteable_id: p.integer().required() };

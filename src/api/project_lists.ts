@@ -12,7 +12,8 @@ import { isAdmin } from '../policy/users.js';
 import type { Visibility } from '../policy/levels.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 import { projectsQuery, type ProjectOrder } from '../finders/projects.js';
-import { presentProjects, withNamespaces } from '../entities/project.js';
+import { presentProjects } from './present_projects.js';
+import { withNamespaces } from '../finders/projects.js';
 import { listSchema } from './project_params.js';
 
 export interface ListScope {

@@ -16,7 +16,7 @@ import { paginate } from '../http/pagination.js';
 import { findTodo, todosQuery, type TodoFilters, type TodoRow } from '../finders/todos.js';
 import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
-import { presentTodos } from '../entities/todo.js';
+import { presentTodos } from './present_todos.js';
 import { can } from '../policy/can.js';
 import { markTodo, markUserTodosDone, type TodoTarget } from '../services/todos.js';
 

@@ -1,19 +1,10 @@
 // GitLab 10.8's Note entity, in its key order. Notes here are never diff notes, so `type` and
 // `attachment` are null, there is no `position`, and none is resolvable (no `resolved` keys).
 // A deleted author shows as GitLab's Ghost User, as on issues.
-import type { Conn } from '../store/db.js';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
 import type { NoteRow } from '../services/notes.js';
 import { ghostUser, userBasic } from './user.js';
-
-
-/** The users of these ids, by id (one query). */
-export async function usersById(db: Conn, ids: (number | null)[]): Promise<Map<number, UserRow>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const rows: UserRow[] = wanted.length ? await db('users').whereIn('id', wanted) : [];
-  return new Map(rows.map((u) => [u.id, u]));
-}
 
 export function noteEntity(note: NoteRow, noteableIid: number, users: Map<number, UserRow>, urls: Urls) {
   const author = note.author_id === null ? undefined : users.get(note.author_id);
@@ -31,10 +22,4 @@ export function noteEntity(note: NoteRow, noteableIid: number, users: Map<number
     resolvable: false,
     noteable_iid: noteableIid,
   };
-}
-
-/** Renders notes of one noteable with their authors loaded in one query. */
-export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number) {
-  const users = await usersById(db, notes.map((n) => n.author_id));
-  return notes.map((n) => noteEntity(n, noteableIid, users, urls));
 }

@@ -12,6 +12,7 @@ import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
 import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { withPagingPlan, type Page } from '../http/pagination.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
+import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
 
 export interface IssueRow {
   id: number;
@@ -138,7 +139,7 @@ export function issuesQuery(db: Conn, user: UserRow, source: IssueSource, f: Iss
       .whereIn('i.id', ids.clearSelect().select('i.id').limit(page.perPage).offset(page.offset))
       .orderBy(`i.${f.orderBy}`, f.sort)
       .orderBy('i.id', f.sort);
-  return withPagingPlan(build(false), {
+  return withPagingPlan(countedUnder(build(false), ISSUABLE_LIST_TOPICS), {
     async page(query, page, total) {
       // Without a set filter the project list already walks its index.
       if (source.kind === 'project' && !setDriven) return rowsOf(query.clone(), page);

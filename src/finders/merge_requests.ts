@@ -10,6 +10,10 @@ import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 import { applySharedFilters, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
+import { isProtected } from '../policy/branches.js';
+import { PRIVATE } from '../policy/levels.js';
+import { findProjectByIdOrPath } from './projects.js';
+import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
 
 export interface MergeRequestRow {
@@ -93,7 +97,7 @@ export function mergeRequestsQuery(db: Conn, user: UserRow | null, source: Merge
     whereVisibleMergeRequests(q, db, user, 'p');
   }
   applyFilters(q, db, user, f, source.kind === 'project' ? source.projectId : undefined);
-  return q.orderBy(`mr.${f.orderBy}`, f.sort).orderBy('mr.id', f.sort);
+  return countedUnder(q, ISSUABLE_LIST_TOPICS).orderBy(`mr.${f.orderBy}`, f.sort).orderBy('mr.id', f.sort);
 }
 
 /** What a page of merge requests shows beyond its own rows, each kind loaded in one query. */
@@ -144,6 +148,35 @@ export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], 
     votes,
     ...projectsOf(paths as PathRow[]),
   };
+}
+
+/**
+ * MergeRequest#allow_maintainer_to_push of merge requests from forks, by id: the stored
+ * choice, only while a maintainer push is possible (both projects public or internal, the
+ * source branch not protected); false when it is not.
+ */
+export async function maintainerPushOf(db: Conn, rows: MergeRequestRow[], extras: MergeRequestExtras): Promise<Map<number, boolean | null>> {
+  const out = new Map<number, boolean | null>();
+  for (const row of rows) {
+    if (!isForFork(row)) continue;
+    out.set(row.id, await maintainerPush(db, row, extras));
+  }
+  return out;
+}
+
+/** A merge request from another project (a deleted source project counts: it was a fork). */
+function isForFork(row: MergeRequestRow): boolean {
+  return row.source_project_id !== row.target_project_id;
+}
+
+async function maintainerPush(db: Conn, row: MergeRequestRow, extras: MergeRequestExtras): Promise<boolean | null> {
+  if (row.source_project_id === null) return false;
+  const target = extras.projects.get(row.target_project_id);
+  const source = extras.projects.get(row.source_project_id);
+  if (!target || !source || target.visibilityLevel <= PRIVATE || source.visibilityLevel <= PRIVATE) return false;
+  const sourceProject = await findProjectByIdOrPath(db, String(row.source_project_id));
+  if (!sourceProject || (await isProtected(db, sourceProject, row.source_branch))) return false;
+  return row.allow_maintainer_to_push === null ? null : !!row.allow_maintainer_to_push;
 }
 
 type PathRow = { id: number; path: string; full_path: string; visibility_level: number; jobs_enabled: boolean | number };

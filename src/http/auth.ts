@@ -1,13 +1,20 @@
 // Who is asking: a personal access token from PRIVATE-TOKEN, private_token, a Bearer header
 // or access_token, then `sudo` for admins. Unknown tokens answer 401 on every endpoint;
 // no token at all leaves the request anonymous.
+//
+// A token and its user are read in one query and then kept per token digest while the
+// `tokens` and `users` cache epochs stay put (src/store/cache_epochs.ts): revoking a token,
+// changing its scopes or expiry, blocking, changing or deleting its user all move an epoch in
+// the writing transaction, so every worker process reads the token again on its next request.
+// Expiry by the calendar is checked on every request. Unknown tokens are never cached.
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { TokenRow, UserRow } from '../store/rows.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
-import { rawParams } from './params.js';
 import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
+import { hotReader } from '../store/hot.js';
+import { EpochCache, readEpochs } from '../store/cache_epochs.js';
 
 export interface AuthState {
   user: UserRow | null;
@@ -44,27 +51,61 @@ function insufficientScope(scopes: string[]): ApiError {
   });
 }
 
+/** `sudo` from the query or the body (rawParams without building the merged object). */
+function sudoParam(ctx: Koa.Context): unknown {
+  const query = ctx.state.query as Record<string, unknown>;
+  if (query.sudo !== undefined) {
+    const body = (ctx.request as unknown as { body?: unknown }).body;
+    if (body && typeof body === 'object' && !Array.isArray(body) && (body as Record<string, unknown>).sudo !== undefined) {
+      return (body as Record<string, unknown>).sudo;
+    }
+    return query.sudo;
+  }
+  const body = (ctx.request as unknown as { body?: unknown }).body;
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).sudo : undefined;
+}
+
 /** `read_user` tokens may only read the users API. */
 function acceptedScopes(ctx: Koa.Context): string[] {
   const usersApi = /^\/api\/v4\/users?(\/|$)/.test(ctx.path);
   return usersApi && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ['api', 'read_user'] : ['api'];
 }
 
-/** The token and its user in one query (this runs on every authenticated request). */
-async function findToken(deps: Deps, secret: string): Promise<{ token: TokenRow; user: UserRow } | undefined> {
-  const row = await deps.db('personal_access_tokens as t')
-    .join('users as u', 'u.id', 't.user_id')
-    .where('t.token_digest', tokenDigest(secret))
-    .first(
-      deps.db.raw('t.id as t_id'), 't.user_id', 't.name as t_name', 't.token_digest', 't.scopes', 't.impersonation', 't.revoked',
-      't.expires_at', deps.db.raw('t.created_at as t_created_at'), deps.db.raw('t.updated_at as t_updated_at'), 'u.*',
-    );
-  if (!row) return undefined;
-  const { t_id, user_id, t_name, token_digest, scopes, impersonation, revoked, expires_at, t_created_at, t_updated_at, ...user } = row;
+interface Found {
+  token: TokenRow;
+  user: UserRow;
+  scopes: string[];
+}
+
+const FIND_TOKEN = `SELECT t.id AS t_id, t.name AS t_name, t.token_digest AS t_token_digest, t.scopes AS t_scopes,
+  t.impersonation AS t_impersonation, t.revoked AS t_revoked, t.expires_at AS t_expires_at,
+  t.created_at AS t_created_at, t.updated_at AS t_updated_at, u.*
+  FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_digest = ? LIMIT 1`;
+
+/** The token and its user in one query (on a cache miss). */
+async function findToken(deps: Deps, digest: string): Promise<Found | null> {
+  const row = await hotReader(deps.db).first<Record<string, any>>(FIND_TOKEN, [digest]);
+  if (!row) return null;
+  const { t_id, t_name, t_token_digest, t_scopes, t_impersonation, t_revoked, t_expires_at, t_created_at, t_updated_at, ...user } = row;
   const token: TokenRow = {
-    id: t_id, user_id, name: t_name, token_digest, scopes, impersonation, revoked, expires_at, created_at: t_created_at, updated_at: t_updated_at,
+    id: t_id, user_id: user.id, name: t_name, token_digest: t_token_digest, scopes: t_scopes, impersonation: t_impersonation,
+    revoked: t_revoked, expires_at: t_expires_at, created_at: t_created_at, updated_at: t_updated_at,
   };
-  return { token, user: user as UserRow };
+  // Shared by every request that presents the token: nobody may change them.
+  return { token: Object.freeze(token), user: Object.freeze(user) as UserRow, scopes: Object.freeze(tokenScopes(token)) as string[] };
+}
+
+/** Tokens by digest, and sudo targets by id or username, per process (see the header). */
+const tokens = new EpochCache<string, Found>(['tokens', 'users']);
+const sudoTargets = new EpochCache<string, UserRow | null>('users');
+
+/**
+ * The cache epochs of this request, read once (src/store/cache_epochs.ts): everything a
+ * request takes from a per-process cache is checked against the same reading.
+ */
+export function requestEpochs(ctx: Koa.Context, deps: Deps): Promise<Map<string, number>> {
+  const state = ctx.state as { epochs?: Promise<Map<string, number>> };
+  return (state.epochs ??= readEpochs(deps.db));
 }
 
 export function authMiddleware(deps: Deps): Koa.Middleware {
@@ -72,10 +113,18 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
     const state: AuthState = { user: null, token: null, sudoer: null };
     ctx.state.auth = state;
     const secret = tokenFrom(ctx);
+    let scopes: string[] = [];
     if (secret !== undefined) {
-      const found = await findToken(deps, secret);
-      if (!found) throw unauthorized();
+      const digest = tokenDigest(secret);
+      const epochs = await requestEpochs(ctx, deps);
+      let found = tokens.peek(digest, epochs);
+      if (!found) {
+        const loaded = await findToken(deps, digest);
+        if (!loaded) throw unauthorized();
+        tokens.set(digest, epochs, (found = loaded));
+      }
       const { token, user } = found;
+      scopes = found.scopes;
       if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
       if (tokenExpired(token)) throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
       if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
@@ -83,18 +132,21 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
       state.token = token;
     }
 
-    const sudo = ctx.get('sudo') || rawParams(ctx).sudo;
+    const sudo = ctx.get('sudo') || sudoParam(ctx);
     if (sudo !== undefined && sudo !== '') {
       if (!state.user) throw unauthorized();
       if (!state.user.admin) throw forbidden('Must be admin to use sudo');
-      if (state.token && !tokenScopes(state.token).includes('sudo')) throw insufficientScope(['sudo']);
-      const target = await findUserByIdOrUsername(deps.db, String(sudo));
+      if (state.token && !scopes.includes('sudo')) throw insufficientScope(['sudo']);
+      const key = String(sudo);
+      const target = await sudoTargets.get(key.toLowerCase(), await requestEpochs(ctx, deps), async () => {
+        const row = await findUserByIdOrUsername(deps.db, key);
+        return row ? (Object.freeze(row) as UserRow) : null;
+      });
       if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
       state.sudoer = state.user;
       state.user = target;
     } else if (state.token) {
       const accepted = acceptedScopes(ctx);
-      const scopes = tokenScopes(state.token);
       if (!accepted.some((s) => scopes.includes(s))) throw insufficientScope(accepted);
     }
     await next();

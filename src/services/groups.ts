@@ -14,7 +14,7 @@ import { insertMember, isUniqueViolation } from './members.js';
 import { deleteProject } from './projects.js';
 import { groupErrors, rubyInspect, type Errors } from './group_rules.js';
 import { subtreeIds } from '../finders/groups.js';
-import { withNamespaces } from '../entities/project.js';
+import { withNamespaces } from '../finders/projects.js';
 import { moveRepositoriesOf, type RepositoryMove } from './repository_moves.js';
 
 export interface GroupSettings {

@@ -49,8 +49,11 @@ export class ChildServer {
     return path.join(this.dir, 'db', 'wharf.sqlite3');
   }
 
-  /** Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. */
-  static async start(dir: string): Promise<ChildServer> {
+  /**
+   * Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. One
+   * process unless `env` sets WHARF_WORKERS.
+   */
+  static async start(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, [MAIN], {
@@ -63,6 +66,8 @@ export class ChildServer {
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
+        WHARF_WORKERS: '1',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
