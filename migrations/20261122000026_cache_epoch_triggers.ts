@@ -10,7 +10,7 @@ export const EPOCH_TABLES: Record<string, string[]> = {
   tokens: ['personal_access_tokens'],
   users: ['users'],
   memberships: ['members', 'project_group_links', 'namespace_ancestors', 'namespaces'],
-  projects: ['projects', 'namespaces', 'users_star_projects', 'custom_attributes'],
+  projects: ['projects', 'namespaces', 'users_star_projects', 'custom_attributes', 'project_statistics', 'protected_branches'],
   issuables: ['issues', 'merge_requests', 'issue_assignees', 'label_links', 'labels', 'milestones', 'award_emoji'],
 };
 

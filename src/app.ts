@@ -1,7 +1,6 @@
 // Builds the Koa app: the middleware chain, then every API router under /api/v4.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { koaBody, HttpMethodEnum } from 'koa-body';
 import qs from 'qs';
 import crypto from 'node:crypto';
 import type { Deps } from './deps.js';
@@ -34,14 +33,21 @@ export function buildApp(deps: Deps): Koa {
 
   const api = new Router({ prefix: API_PREFIX });
   for (const table of ROUTE_TABLES) mount(api, deps, table.routes);
-  const body = koaBody({
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    jsonLimit: deps.config.maxBodyBytes,
-    formLimit: deps.config.maxBodyBytes,
-    textLimit: deps.config.maxBodyBytes,
-    multipart: true,
-    formidable: { maxFileSize: deps.config.maxBodyBytes },
-  });
+  // koa-body (with formidable) is loaded by the first request that has a body, not at start.
+  let parser: Promise<Koa.Middleware> | undefined;
+  const body: Koa.Middleware = async (ctx, next) => {
+    parser ??= import('koa-body').then(({ koaBody, HttpMethodEnum }) =>
+      koaBody({
+        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+        jsonLimit: deps.config.maxBodyBytes,
+        formLimit: deps.config.maxBodyBytes,
+        textLimit: deps.config.maxBodyBytes,
+        multipart: true,
+        formidable: { maxFileSize: deps.config.maxBodyBytes },
+      }) as unknown as Koa.Middleware,
+    );
+    return (await parser)(ctx, next);
+  };
   const auth = authMiddleware(deps);
   const apiRoutes = api.routes();
   app.use(async (ctx, next) => {

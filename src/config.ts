@@ -17,6 +17,8 @@ export interface Config {
   dbPoolSize: number;
   /** Processes serving the port (src/workers.ts); 1 serves from this process alone. */
   workers: number;
+  /** Bytes of rendered list pages each process keeps (api/page_cache.ts); 0 keeps none. */
+  listCacheBytes: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -40,5 +42,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
     workers: Math.max(1, intFrom(env.WHARF_WORKERS, os.availableParallelism(), 'WHARF_WORKERS')),
+    listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
   };
 }

@@ -119,8 +119,9 @@ export async function paginate<T>(ctx: Koa.Context, db: Knex, query: Knex.QueryB
   const plan = plans.get(query);
   if (plan) {
     const total = await countOf(ctx, db, query);
-    const planned = total > page.offset ? await plan.page(query, page, total) : [];
-    const rows = isBuilder(planned) ? await hotRows(db, planned) : planned;
+    // A plan's page is a query builder (run here, on the hot reader) or a promise of rows.
+    const planned = total > page.offset ? plan.page(query, page, total) : [];
+    const rows = isBuilder(planned) ? await hotRows(db, planned) : await planned;
     setPageHeaders(ctx, page, total);
     return rows as T[];
   }

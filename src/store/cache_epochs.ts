@@ -8,8 +8,9 @@
 // The topics below `settings` are moved by triggers on their tables (migration 000026), so
 // every writer bumps them without a call: tokens (personal_access_tokens), users (users),
 // memberships (members, project_group_links, namespace_ancestors, namespaces), projects
-// (projects, namespaces, users_star_projects, custom_attributes), issuables (issues, merge
-// requests, their assignees, labels and label links, milestones, award emoji).
+// (projects, namespaces, users_star_projects, custom_attributes, project_statistics,
+// protected_branches), issuables (issues, merge requests, issue assignees, labels and label
+// links, milestones, award emoji).
 import type { Conn, Db } from './db.js';
 import { hotReader } from './hot.js';
 

@@ -102,6 +102,74 @@ describe('Caches in one process', function () {
   });
 });
 
+describe('Rendered list pages kept per process', function () {
+  this.timeout(60_000);
+  let s: TestServer;
+
+  before(async () => {
+    s = await bootServer();
+  });
+  after(async () => {
+    await s?.close();
+  });
+
+  const HEADERS = ['x-total', 'x-total-pages', 'x-per-page', 'x-page', 'x-next-page', 'x-prev-page', 'link', 'content-type'];
+  const headersOf = (r: { headers: Headers }) => HEADERS.map((h) => [h, r.headers.get(h)]);
+
+  it('answers a repeated page with the same bytes and headers, and shows every change on the next request', async () => {
+    const henry = await s.createUser('henry');
+    const project = await s.post('/projects', { json: { name: 'paged', visibility: 'public' } });
+    const id = project.body.id;
+    await s.post(`/projects/${id}/labels`, { json: { name: 'bug', color: '#ff0000' } });
+    await s.post(`/projects/${id}/members`, { json: { user_id: henry.user.id, access_level: 30 } });
+    for (const title of ['one', 'two', 'three']) {
+      expect((await s.post(`/projects/${id}/issues`, { token: henry.token, json: { title, labels: 'bug' } })).status).to.equal(201);
+    }
+    const page = () => s.get(`/projects/${id}/issues`, { query: { per_page: 2 } });
+    const first = await page();
+    const again = await page();
+    expect(again.text).to.equal(first.text);
+    expect(headersOf(again)).to.deep.equal(headersOf(first));
+    expect(first.headers.get('content-type')).to.equal('application/json');
+    const last = await s.get(`/projects/${id}/issues`, { query: { per_page: 2, page: 2 } });
+    const lastAgain = await s.get(`/projects/${id}/issues`, { query: { per_page: 2, page: 2 } });
+    expect(lastAgain.headers.get('x-next-page')).to.equal('');
+    expect(headersOf(lastAgain)).to.deep.equal(headersOf(last));
+
+    // What the page shows of other tables: the author, the labels, the votes, the project path.
+    expect((await s.put(`/users/${henry.user.id}`, { json: { name: 'Henry Renamed' } })).status).to.equal(200);
+    expect((await page()).body[0].author.name).to.equal('Henry Renamed');
+    const label = (await s.get(`/projects/${id}/labels`)).body[0];
+    expect((await s.put(`/projects/${id}/labels`, { json: { name: label.name, new_name: 'defect' } })).status).to.equal(200);
+    expect((await page()).body[0].labels).to.deep.equal(['defect']);
+    const top = (await page()).body[0];
+    expect((await s.post(`/projects/${id}/issues/${top.iid}/award_emoji`, { json: { name: 'thumbsup' } })).status).to.equal(201);
+    expect((await page()).body[0].upvotes).to.equal(1);
+    expect((await s.put(`/projects/${id}`, { json: { path: 'paged-moved' } })).status).to.equal(200);
+    expect((await page()).body[0].web_url).to.match(/\/root\/paged-moved\/issues\/\d+$/);
+
+    // Another user gets their own page.
+    const other = await s.get(`/projects/${id}/issues`, { token: henry.token, query: { per_page: 2 } });
+    expect(other.status).to.equal(200);
+    expect(other.body.map((i: { id: number }) => i.id)).to.deep.equal((await page()).body.map((i: { id: number }) => i.id));
+  });
+
+  it('keeps nothing with WHARF_LIST_CACHE_MB=0, and answers the same', async () => {
+    const off = await bootServer({ WHARF_LIST_CACHE_MB: '0' });
+    try {
+      const project = await off.post('/projects', { json: { name: 'uncached' } });
+      await off.post(`/projects/${project.body.id}/issues`, { json: { title: 'a' } });
+      const a = await off.get(`/projects/${project.body.id}/issues`);
+      const b = await off.get(`/projects/${project.body.id}/issues`);
+      expect(b.text).to.equal(a.text);
+      expect(b.headers.get('x-total')).to.equal('1');
+      expect(b.headers.get('content-type')).to.equal('application/json');
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe('Project counts kept as columns', function () {
   this.timeout(60_000);
   let s: TestServer;
@@ -153,7 +221,7 @@ describe('Project counts kept as columns', function () {
       ((await s.db('sqlite_master').where({ type: 'trigger' }).select('name')) as { name: string }[]).map((r) => r.name),
     );
     const tables = ['personal_access_tokens', 'users', 'members', 'project_group_links', 'namespace_ancestors', 'namespaces', 'projects',
-      'users_star_projects', 'custom_attributes', 'issues', 'merge_requests', 'issue_assignees', 'label_links', 'labels', 'milestones', 'award_emoji'];
+      'users_star_projects', 'custom_attributes', 'project_statistics', 'protected_branches', 'issues', 'merge_requests', 'issue_assignees', 'label_links', 'labels', 'milestones', 'award_emoji'];
     for (const table of tables) {
       for (const op of ['insert', 'update', 'delete']) expect(names, `${table}_epoch_${op}`).to.include(`${table}_epoch_${op}`);
     }
