@@ -293,6 +293,8 @@ async function withBareKoa<T>(body: unknown, fn: (url: string) => Promise<T>): P
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '?');
+/** autocannon's latencies are whole milliseconds: 0 means under one. */
+const ms = (n: number | undefined) => (n === undefined ? '?' : n === 0 ? '< 1' : String(n));
 
 function selected(s: Scenario): boolean {
   return !SETTINGS.only || SETTINGS.only.test(`${s.endpoint} as ${s.who}`);
@@ -360,24 +362,24 @@ async function main(): Promise<void> {
       ...preamble('# Wharf against bare Koa (issue #12)'),
       `- Command: \`node dist/bench/ceiling.js\` (autocannon in this process, no pipelining; ${SETTINGS.duration} s per row after ${SETTINGS.warmup} s of warm-up)`,
       `- Load average (1 min) before: ${loadBefore[0].toFixed(2)}, after: ${loadAfter[0].toFixed(2)} (other work on the ${cpus.length} cores lowers every figure; the ratios are measured in the same run)`,
-      `- Wharf: WHARF_WORKERS=${workers}; data: ${SETTINGS.issues} issues and ${SETTINGS.mrs} merge requests in one private project, ${SETTINGS.projects} projects; the member is a developer of the projects' group`,
+      `- Wharf: WHARF_WORKERS=${workers}, WHARF_LIST_CACHE_MB=${process.env.WHARF_LIST_CACHE_MB ?? '32 (default)'}; data: ${SETTINGS.issues} issues and ${SETTINGS.mrs} merge requests in one private project, ${SETTINGS.projects} projects; the member is a developer of the projects' group`,
       `- Response body of the project read: ${bodyBytes} bytes (bare Koa answers the same object)`,
       '',
       '| endpoint | as | conns | req/s | p50 ms | p99 ms | of bare Koa | goal |',
       '|---|---|---:|---:|---:|---:|---:|---|',
-      `| bare Koa, fixed JSON body | - | 50 | ${fmt(bare.rps)} | ${bare.p50} | ${bare.p99} | 100% | |`,
+      `| bare Koa, fixed JSON body | - | 50 | ${fmt(bare.rps)} | ${ms(bare.p50)} | ${ms(bare.p99)} | 100% | |`,
     ];
     for (const r of readResults) {
       const ratio = (100 * r.rps) / bare.rps;
       const goal = r.s.endpoint === 'GET /projects/:id' ? '≥ 25%, p99 < 20 ms' : '≥ 25%';
       const met = ratio >= 25 && (r.s.endpoint !== 'GET /projects/:id' || r.p99 < 20);
-      lines.push(`| \`${r.s.endpoint}\` | ${r.s.who} | 50 | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${ratio.toFixed(1)}% | ${goal}: ${met ? 'met' : '**not met**'} |`);
+      lines.push(`| \`${r.s.endpoint}\` | ${r.s.who} | 50 | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ratio.toFixed(1)}% | ${goal}: ${met ? 'met' : '**not met**'} |`);
     }
     lines.push('', '| list, per_page=100 | as | conns | req/s | p50 ms | p99 ms | alone: p50 ms | p99 ms | goal |', '|---|---|---:|---:|---:|---:|---:|---:|---|');
     for (const r of listRun.value) {
       const met = r.rps >= 1000 && (r.alone?.p50 ?? Infinity) < 10;
       lines.push(
-        `| \`${r.s.endpoint}\` | ${r.s.who} | 10 | ${fmt(r.rps)} | ${r.p50} | ${r.p99} | ${r.alone?.p50 ?? '?'} | ${r.alone?.p99 ?? '?'} | ≥ 1,000 req/s, alone p50 < 10 ms: ${met ? 'met' : '**not met**'} |`,
+        `| \`${r.s.endpoint}\` | ${r.s.who} | 10 | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.alone?.p50)} | ${ms(r.alone?.p99)} | ≥ 1,000 req/s, alone p50 < 10 ms: ${met ? 'met' : '**not met**'} |`,
       );
     }
     if (single.length) {

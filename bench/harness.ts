@@ -103,6 +103,7 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
       WHARF_ROOT_TOKEN: ROOT_TOKEN,
       WHARF_LOG_LEVEL: 'warn',
       ...(process.env.WHARF_WORKERS ? { WHARF_WORKERS: process.env.WHARF_WORKERS } : {}),
+      ...(process.env.WHARF_LIST_CACHE_MB ? { WHARF_LIST_CACHE_MB: process.env.WHARF_LIST_CACHE_MB } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,8 +25,11 @@ export async function presentProjects(deps: Deps, user: UserRow | null, projects
 export async function presentProject(deps: Deps, user: UserRow | null, project: ProjectWithNamespace, opts: PresentOptions = {}, known?: ProjectExtras) {
   if (!known) return (await presentProjects(deps, user, [project], opts))[0];
   const view = defaultView(!!user, opts);
+  let extras = known;
   if (opts.statistics || opts.customAttributes) {
-    await loadOnDemandExtras(deps.db, [project.id], { full: true, access: true, statistics: opts.statistics, customAttributes: opts.customAttributes }, known);
+    // `known` may be shared (the request cache of api/loaders.ts): add to a copy.
+    extras = { ...known, stats: new Map(), attributes: new Map() };
+    await loadOnDemandExtras(deps.db, [project.id], { full: true, access: true, statistics: opts.statistics, customAttributes: opts.customAttributes }, extras);
   }
-  return projectEntity(deps.urls, project, known, view, opts);
+  return projectEntity(deps.urls, project, extras, view, opts);
 }

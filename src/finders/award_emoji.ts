@@ -2,6 +2,7 @@
 // query, and the `my_reaction_emoji` filter.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
+import { hotRows } from '../store/hot.js';
 
 export type AwardableType = 'Issue' | 'MergeRequest' | 'Note';
 
@@ -14,12 +15,15 @@ export interface Votes {
 export async function voteCounts(db: Conn, type: AwardableType, ids: number[]): Promise<Map<number, Votes>> {
   const out = new Map<number, Votes>();
   if (!ids.length) return out;
-  const rows: { awardable_id: number; name: string; n: number }[] = await db('award_emoji')
-    .where('awardable_type', type)
-    .whereIn('awardable_id', ids)
-    .whereIn('name', ['thumbsup', 'thumbsdown'])
-    .groupBy('awardable_id', 'name')
-    .select('awardable_id', 'name', db.raw('count(*) as n'));
+  const rows = await hotRows<{ awardable_id: number; name: string; n: number }>(
+    db,
+    db('award_emoji')
+      .where('awardable_type', type)
+      .whereIn('awardable_id', ids)
+      .whereIn('name', ['thumbsup', 'thumbsdown'])
+      .groupBy('awardable_id', 'name')
+      .select('awardable_id', 'name', db.raw('count(*) as n')),
+  );
   for (const r of rows) {
     const votes = out.get(r.awardable_id) ?? { upvotes: 0, downvotes: 0 };
     if (r.name === 'thumbsup') votes.upvotes = Number(r.n);

@@ -13,6 +13,7 @@ import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitl
 import { withPagingPlan, type Page } from '../http/pagination.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
 import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
+import { hotRows } from '../store/hot.js';
 
 export interface IssueRow {
   id: number;
@@ -191,17 +192,20 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
   }
   // All in one round: the users (authors, closers and assignees) need not wait for the assignees.
   const [assigneeRows, milestoneRows, labels, projectRows, votes, userRows] = await Promise.all([
-    ids.length ? db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id') : [],
-    milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
+    ids.length ? hotRows(db, db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id')) : [],
+    milestoneIds.length ? hotRows(db, db('milestones').whereIn('id', milestoneIds)) : [],
     labelTitlesOf(db, 'issue', ids),
     projectIds.length
-      ? db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path')
+      ? hotRows(db, db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path'))
       : [],
     voteCounts(db, 'Issue', ids),
     ids.length
-      ? db('users')
-          .whereIn('id', [...named])
-          .orWhereIn('id', db('issue_assignees').select('user_id').whereIn('issue_id', ids))
+      ? hotRows(
+          db,
+          db('users')
+            .whereIn('id', [...named])
+            .orWhereIn('id', db('issue_assignees').select('user_id').whereIn('issue_id', ids)),
+        )
       : [],
   ]);
   const assignees = new Map<number, number[]>();

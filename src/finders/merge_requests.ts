@@ -14,6 +14,7 @@ import { isProtected } from '../policy/branches.js';
 import { PRIVATE } from '../policy/levels.js';
 import { findProjectByIdOrPath } from './projects.js';
 import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
+import { hotRows } from '../store/hot.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from '../services/mentions.js';
 
 export interface MergeRequestRow {
@@ -115,10 +116,13 @@ export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], 
   const ids = rows.map((r) => r.id);
   const projectIds = [...new Set(rows.flatMap((r) => (r.source_project_id === null ? [r.target_project_id] : [r.target_project_id, r.source_project_id])))];
   const projectRows = projectIds.length
-    ? db('projects as p')
-        .join('namespaces as n', 'n.id', 'p.namespace_id')
-        .whereIn('p.id', projectIds)
-        .select('p.id', 'p.path', 'n.full_path', 'p.visibility_level', 'p.jobs_enabled')
+    ? hotRows(
+        db,
+        db('projects as p')
+          .join('namespaces as n', 'n.id', 'p.namespace_id')
+          .whereIn('p.id', projectIds)
+          .select('p.id', 'p.path', 'n.full_path', 'p.visibility_level', 'p.jobs_enabled'),
+      )
     : Promise.resolve([]);
   if (opts.simple) {
     return {
@@ -135,10 +139,10 @@ export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], 
     for (const id of [r.author_id, r.assignee_id, r.merged_by_id, r.closed_by_id]) if (id !== null) userIds.add(id);
   }
   const [milestoneRows, labels, paths, userRows, votes] = await Promise.all([
-    milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
+    milestoneIds.length ? hotRows(db, db('milestones').whereIn('id', milestoneIds)) : [],
     labelTitlesOf(db, 'merge_request', ids),
     projectRows,
-    userIds.size ? db('users').whereIn('id', [...userIds]) : [],
+    userIds.size ? hotRows(db, db('users').whereIn('id', [...userIds])) : [],
     voteCounts(db, 'MergeRequest', ids),
   ]);
   return {

@@ -14,7 +14,7 @@ import { ApiError, forbidden, unauthorized } from './errors.js';
 import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 import { hotReader } from '../store/hot.js';
-import { EpochCache, readEpochs } from '../store/cache_epochs.js';
+import { EpochCache, perStore, readEpochs } from '../store/cache_epochs.js';
 
 export interface AuthState {
   user: UserRow | null;
@@ -96,8 +96,8 @@ async function findToken(deps: Deps, digest: string): Promise<Found | null> {
 }
 
 /** Tokens by digest, and sudo targets by id or username, per process (see the header). */
-const tokens = new EpochCache<string, Found>(['tokens', 'users']);
-const sudoTargets = new EpochCache<string, UserRow | null>('users');
+const tokensOf = perStore(() => new EpochCache<string, Found>(['tokens', 'users']));
+const sudoTargetsOf = perStore(() => new EpochCache<string, UserRow | null>('users'));
 
 /**
  * The cache epochs of this request, read once (src/store/cache_epochs.ts): everything a
@@ -109,6 +109,8 @@ export function requestEpochs(ctx: Koa.Context, deps: Deps): Promise<Map<string,
 }
 
 export function authMiddleware(deps: Deps): Koa.Middleware {
+  const tokens = tokensOf(deps.db);
+  const sudoTargets = sudoTargetsOf(deps.db);
   return async (ctx, next) => {
     const state: AuthState = { user: null, token: null, sudoer: null };
     ctx.state.auth = state;

@@ -88,7 +88,7 @@ export function withPagingPlan(query: Knex.QueryBuilder, plan: PagingPlan): Knex
  */
 async function countOf(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Promise<number> {
   const count = db.count({ n: '*' }).from(query.clone().clearOrder().as('paged'));
-  const cache = countCacheOf(query);
+  const cache = countCacheOf(db, query);
   const run = async () => {
     const rows = await hotRows<{ n: number | string }>(db, count);
     return Number(rows[0]?.n ?? 0);

@@ -42,6 +42,19 @@ export function epochStamp(epochs: Map<string, number>, topics: CacheTopic | rea
 }
 
 /**
+ * One cache per store: a process normally has one, the tests boot several servers side by
+ * side, each on its own database, and one's rows must never answer another.
+ */
+export function perStore<T>(make: () => T): (db: object) => T {
+  const byStore = new WeakMap<object, T>();
+  return (db) => {
+    let value = byStore.get(db);
+    if (value === undefined) byStore.set(db, (value = make()));
+    return value;
+  };
+}
+
+/**
  * A value cached under the epoch it was read at. `get` answers the cached value only while the
  * topic's epoch is still the one it was read under; otherwise it loads again.
  */
