@@ -349,7 +349,7 @@ async function main(): Promise<void> {
     let single: Result[] = [];
     if (workers !== '1' && compare.length) {
       await stopKeeping(server);
-      const one = await bootServer({ dir: dirKept, env: { WHARF_WORKERS: '1' } });
+      const one = await bootServer({ dir: dirKept, db: server.dbFile, env: { WHARF_WORKERS: '1' } });
       try {
         for (const s of compare) single.push(await measure(one.url, { ...s, alone: false }));
       } finally {

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 
 function sqlite(knex: Knex): boolean {
-  return knex.client.config.client !== 'pg';
+  return knex.client.dialect === 'sqlite3';
 }
 
 const SQLITE_TRIGGERS = [

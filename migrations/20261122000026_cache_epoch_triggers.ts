@@ -15,7 +15,7 @@ export const EPOCH_TABLES: Record<string, string[]> = {
 };
 
 function sqlite(knex: Knex): boolean {
-  return knex.client.config.client !== 'pg';
+  return knex.client.dialect === 'sqlite3';
 }
 
 function pairs(): [string, string[]][] {

@@ -5,11 +5,16 @@ import qs from 'qs';
 import crypto from 'node:crypto';
 import type { Deps } from './deps.js';
 import { errorMiddleware, jsonMiddleware } from './http/errors.js';
-import { authMiddleware } from './http/auth.js';
+import { authenticate, currentUser, resolveSudo } from './http/auth.js';
+import { parseBody } from './http/body.js';
+import { RACK_QUERY } from './http/params.js';
 import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
-import { mount } from './api/mount.js';
+import { matchTakesBody, mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
+import { monitoringRouter } from './api/monitoring.js';
+import { requestMetrics } from './http/request_metrics.js';
+import { apiThrottle, webThrottle } from './http/throttle.js';
 
 export const API_PREFIX = '/api/v4';
 
@@ -18,46 +23,42 @@ export function buildApp(deps: Deps): Koa {
   app.silent = true; // errors are logged by errorMiddleware
 
   app.use(accessLog(deps));
+  app.use(requestMetrics);
   app.use(jsonMiddleware);
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' });
     // Bracketed keys (iids[]=1, custom_attributes[k]=v) parsed as Rack does.
-    ctx.state.query = ctx.querystring ? qs.parse(ctx.querystring, { depth: 5, arrayLimit: 1000, parameterLimit: 10000 }) : {};
+    ctx.state.query = ctx.querystring ? qs.parse(ctx.querystring, RACK_QUERY) : {};
     await next();
   });
 
   const health = healthRouter(deps);
   app.use(health.routes());
+  app.use(monitoringRouter(deps).routes());
+  app.use(webThrottle(deps, API_PREFIX)); // rate limits (the throttle_* settings) outside the API
   app.use(gitHttpMiddleware(deps)); // git clone/fetch/push: streamed bodies, outside the API's parser
 
-  const api = new Router({ prefix: API_PREFIX });
-  for (const table of ROUTE_TABLES) mount(api, deps, table.routes);
-  // koa-body (with formidable) is loaded by the first request that has a body, not at start.
-  let parser: Promise<Koa.Middleware> | undefined;
-  const body: Koa.Middleware = async (ctx, next) => {
-    parser ??= import('koa-body').then(({ koaBody, HttpMethodEnum }) =>
-      koaBody({
-        parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-        jsonLimit: deps.config.maxBodyBytes,
-        formLimit: deps.config.maxBodyBytes,
-        textLimit: deps.config.maxBodyBytes,
-        multipart: true,
-        formidable: { maxFileSize: deps.config.maxBodyBytes },
-      }) as unknown as Koa.Middleware,
-    );
-    return (await parser)(ctx, next);
-  };
-  const auth = authMiddleware(deps);
+  const api = apiRouter(deps);
   const apiRoutes = api.routes();
+  const auth = apiThrottle(deps, authenticate(deps)); // rate limits around who is asking
+  const sudo = resolveSudo(deps);
+  const maxBytes = deps.config.maxBodyBytes;
   app.use(async (ctx, next) => {
     if (ctx.path !== API_PREFIX && !ctx.path.startsWith(`${API_PREFIX}/`)) return next();
-    const routed = () => auth(ctx, async () => {
-      await apiRoutes(ctx as never, async () => {});
+    // Token first, then the body (only for a route that reads one; multipart, which may write
+    // files, only for a signed-in user), then sudo, which may be a body parameter.
+    await auth(ctx, async () => {
+      const matched = api.match(ctx.path, ctx.method).pathAndMethod;
+      const release = matchTakesBody(matched) ? await parseBody(ctx, { maxBytes, multipart: currentUser(ctx) !== null }) : null;
+      try {
+        await sudo(ctx, async () => {
+          await apiRoutes(ctx as never, async () => {});
+        });
+      } finally {
+        await release?.();
+      }
     });
-    // Reads carry no body: the parser stays off their path.
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') await routed();
-    else await body(ctx, routed);
     if (ctx.status === 404 && ctx.body === undefined) {
       ctx.status = 404;
       ctx.body = { error: '404 Not Found' };
@@ -68,6 +69,22 @@ export function buildApp(deps: Deps): Koa {
     ctx.body = { error: '404 Not Found' };
   });
   return app;
+}
+
+/** Every API router mounted under /api/v4, in one router. */
+export function apiRouter(deps: Deps): Router {
+  const api = new Router({ prefix: API_PREFIX });
+  for (const table of ROUTE_TABLES) mount(api, deps, table.routes);
+  return api;
+}
+
+/** Method and path pattern of every API route (HEAD, which Koa answers from GET, left out). */
+export function apiRouteList(api: Router): { method: string; path: string }[] {
+  const out: { method: string; path: string }[] = [];
+  for (const layer of api.stack) {
+    for (const method of layer.methods) if (method !== 'HEAD') out.push({ method, path: String(layer.path) });
+  }
+  return out;
 }
 
 function accessLog(deps: Deps): Koa.Middleware {

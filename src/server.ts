@@ -6,19 +6,25 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { openDb, migrate } from './store/db.js';
+import { openDb, migrate, postgresLocaleMismatch } from './store/db.js';
 import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
-import { startEventRetention } from './jobs/event_retention.js';
-import { startMemberExpiry } from './jobs/member_expiry.js';
+import { JobRunner } from './jobs/runner.js';
+import './jobs/kinds.js';
+import { registerDbPool } from './services/metrics.js';
+import { startSshServer, type SshServer } from './transport/ssh_server.js';
 
 export interface RunningServer {
   deps: Deps;
+  /** This process's job runner (deps.jobs); tests call `jobs.drain()`. */
+  jobs: JobRunner;
   server: http.Server;
   url: string;
+  /** git over SSH (null when WHARF_SSH_PORT is 0). */
+  ssh: SshServer | null;
   close(): Promise<void>;
 }
 
@@ -43,8 +49,19 @@ export function processLogger(config: Config): Logger {
 export async function prepare(config: Config, log: Logger = processLogger(config), options: StartOptions = {}): Promise<Deps> {
   const db = openDb(config.db, config.dbPoolSize);
   if (options.setup !== false) await migrate(db);
+  if (options.setup !== false) {
+    const localeMismatch = await postgresLocaleMismatch(db);
+    if (localeMismatch) log.warn(localeMismatch);
+  }
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
-  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos, log };
+  const deps = { config, db, urls: new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort }), repos, log } as Deps;
+  deps.jobs = new JobRunner(deps, {
+    // Worker processes other than the jobs worker run none (src/workers.ts).
+    concurrency: options.jobs === false ? 0 : config.jobConcurrency,
+    leaseMs: config.jobLeaseMs,
+    pollMs: config.jobPollMs,
+    shutdownMs: config.jobShutdownMs,
+  });
   if (options.setup !== false) {
     await bootstrap(deps);
     await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
@@ -54,6 +71,7 @@ export async function prepare(config: Config, log: Logger = processLogger(config
 
 export async function startServer(config: Config, log?: Logger, options: StartOptions = {}): Promise<RunningServer> {
   const deps = await prepare(config, log, options);
+  const runner = deps.jobs as JobRunner;
   const app = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -64,17 +82,30 @@ export async function startServer(config: Config, log?: Logger, options: StartOp
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const jobs = options.jobs === false ? [] : [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
+  let ssh: SshServer | null = null;
+  try {
+    ssh = config.sshPort ? await startSshServer(deps, { port: config.sshPort, host: config.host }) : null;
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.db.destroy();
+    throw err;
+  }
+  await runner.start(); // background jobs, the daily ones included
+  const stopPoolMetrics = registerDbPool(deps.db);
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
     deps,
     server,
     url,
+    jobs: runner,
+    ssh,
     async close() {
-      for (const job of jobs) job.stop();
+      stopPoolMetrics();
+      await ssh?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue
       await deps.db.destroy();
       deps.log.flush();
     },

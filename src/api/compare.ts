@@ -39,12 +39,12 @@ function archiveRoute(suffix: string | undefined): Route {
       // Gitlab::Git::Repository#archive_prefix with append_sha: the API always appends the id.
       const prefix = `${project.path}-${ref.replace(/\//g, '-')}-${oid}`;
       ctx.status = 200;
-      ctx.set({
-        'Content-Disposition': `attachment; filename="${prefix}.${format.ext}"`,
-        'Content-Transfer-Encoding': 'binary',
-        'Cache-Control': 'private',
-      });
       ctx.type = format.contentType;
+      // RFC 6266: a name beyond Latin-1 (a branch `ветка`) goes in filename*=UTF-8''…, with an
+      // ASCII filename="…" beside it for older clients.
+      const filename = `${prefix}.${format.ext}`;
+      ctx.attachment(filename, { fallback: filename.replace(/[^\x20-\x7e]/g, '_') });
+      ctx.set({ 'Content-Transfer-Encoding': 'binary', 'Cache-Control': 'private' });
       ctx.body = archiveStream(reader.gitdir, oid, prefix, format);
       return HANDLED;
     },

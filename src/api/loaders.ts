@@ -3,7 +3,8 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { currentUser, requestEpochs } from '../http/auth.js';
+import { currentUser } from '../http/auth.js';
+import { requestEpochs } from '../http/request_settings.js';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { findProjectForRequest, type RequestProject } from '../finders/projects.js';
 import { EpochCache, perStore } from '../store/cache_epochs.js';

@@ -20,9 +20,12 @@ import { can, type Ability } from '../policy/can.js';
 import { loadGroupSubject, loadProject } from './loaders.js';
 import { HANDLED, statusOf, takesBody, type Route, type RouteRequest } from './route.js';
 
-export interface MountOptions {
-  /** Run before the parameters on routes that take a body (takesBody), e.g. a body parser. */
-  bodyParser?: Koa.Middleware;
+/** The router layers of routes that read a request body (route.ts takesBody). */
+const bodyLayers = new WeakSet<object>();
+
+/** Whether one of the layers a request matched belongs to a route that reads a body. */
+export function matchTakesBody(layers: readonly object[]): boolean {
+  return layers.some((l) => bodyLayers.has(l));
 }
 
 function authenticate(ctx: Koa.Context, r: Route): UserRow | null {
@@ -62,9 +65,8 @@ async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null
   }
 }
 
-function handlerOf(deps: Deps, r: Route, options: MountOptions): Koa.Middleware {
+function handlerOf(deps: Deps, r: Route): Koa.Middleware {
   const status = statusOf(r);
-  const body = takesBody(r);
   return async (ctx, next) => {
     if (notThisRoute(ctx, r)) return next();
     const user = authenticate(ctx, r);
@@ -73,7 +75,6 @@ function handlerOf(deps: Deps, r: Route, options: MountOptions): Koa.Middleware 
       if (!loaded.can(ability)) throw user ? forbidden() : unauthorized();
     };
     if (r.ability) authorize(r.ability);
-    if (body && options.bodyParser) await options.bodyParser(ctx, async () => {});
     const params = r.params ? parseValues({ ...rawParams(ctx), ...ctx.params }, r.params, r.rules) : {};
     const req = { ctx, deps, user, params, path: ctx.params, authorize, can: loaded.can, ...loaded.part };
     const result = await r.handler(req as unknown as RouteRequest<'anonymous', undefined, {}>);
@@ -84,6 +85,9 @@ function handlerOf(deps: Deps, r: Route, options: MountOptions): Koa.Middleware 
 }
 
 /** Registers every route of `routes` on `router`. */
-export function mount(router: Router, deps: Deps, routes: readonly Route[], options: MountOptions = {}): void {
-  for (const r of routes) router.register(r.path, [r.method], handlerOf(deps, r, options));
+export function mount(router: Router, deps: Deps, routes: readonly Route[]): void {
+  for (const r of routes) {
+    router.register(r.path, [r.method], handlerOf(deps, r));
+    if (takesBody(r)) bodyLayers.add(router.stack[router.stack.length - 1]);
+  }
 }

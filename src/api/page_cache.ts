@@ -12,7 +12,8 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { epochStamp, type CacheTopic } from '../store/cache_epochs.js';
-import { requestEpochs, type AuthState } from '../http/auth.js';
+import type { AuthState } from '../http/auth.js';
+import { requestEpochs } from '../http/request_settings.js';
 import { HANDLED } from './route.js';
 
 /** The headers a list sets (pagination.ts); the rest are set per request around the handler. */
@@ -87,7 +88,8 @@ export async function cachedPage(
   const keep = cache !== null && !CALENDAR.test(ctx.querystring);
   const sudoer = (ctx.state.auth as AuthState | undefined)?.sudoer;
   const key = `${user ? user.id : 0}:${sudoer ? sudoer.id : 0}:${ctx.origin}${ctx.url}`;
-  const stamp = keep ? epochStamp(await requestEpochs(ctx, deps), topics) : 0;
+  // The settings too: a page shows avatars as `gravatar_enabled` says.
+  const stamp = keep ? epochStamp(await requestEpochs(ctx, deps), [...topics, 'settings']) : 0;
   const hit = keep ? cache.get(key, stamp) : undefined;
   if (hit) {
     ctx.set(hit.headers);

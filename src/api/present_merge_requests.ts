@@ -3,7 +3,8 @@
 // query per kind) and the viewer's subscriptions, then the pure entities.
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import { loadMergeRequestExtras, maintainerPushOf, type MergeRequestRow } from '../finders/merge_requests.js';
+import { loadMergeRequestExtras, maintainerPushOf } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { ensureMergeStatus } from '../services/merge_status.js';
 import { subscriptionsFor } from '../services/subscriptions.js';
 import { mergeRequestBasic, mergeRequestEntity, mergeRequestSimple } from '../entities/merge_request.js';

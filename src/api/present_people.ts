@@ -4,16 +4,15 @@ import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { Urls } from '../http/urls.js';
 import type { MemberRow } from '../store/rows.js';
-import type { NoteRow } from '../services/notes.js';
-import type { AwardRow } from '../services/award_emoji.js';
+import type { AwardRow, NoteRow } from '../store/issuable_rows.js';
 import { usersById } from '../finders/users.js';
 import { noteEntity } from '../entities/note.js';
 import { awardEmojiEntity } from '../entities/award_emoji.js';
 import { memberEntity } from '../entities/member.js';
 
-/** Notes of one noteable. */
-export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number) {
-  const users = await usersById(db, notes.map((n) => n.author_id));
+/** Notes of one noteable, with their authors (and resolvers) loaded in one query. */
+export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number | null) {
+  const users = await usersById(db, notes.flatMap((n) => [n.author_id, n.resolved_by_id ?? null]));
   return notes.map((n) => noteEntity(n, noteableIid, users, urls));
 }
 

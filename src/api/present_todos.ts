@@ -3,7 +3,8 @@
 // or MergeRequest entity as the user sees it, the project BasicProjectDetails.
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import { loadTodoTargets, type TodoRow } from '../finders/todos.js';
+import { loadTodoTargets } from '../finders/todos.js';
+import type { TodoRow } from '../store/activity_rows.js';
 import { loadIssueExtras } from '../finders/issues.js';
 import { withNamespaces } from '../finders/projects.js';
 import { subscriptionsFor } from '../services/subscriptions.js';

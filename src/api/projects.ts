@@ -5,7 +5,7 @@
 import type { UserRow } from '../store/rows.js';
 import { HANDLED, route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
-import { given, p } from '../http/params.js';
+import { blankIfNull, given, p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { isAdmin } from '../policy/users.js';
 import { PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
@@ -33,7 +33,7 @@ export const projectRoutes: Route[] = [
     handler: async ({ deps, user, params: v }) => {
       const project = await createProject(deps, user, {
         ...toSettings(v),
-        ...given({ name: v.name, path: v.path, namespace_id: v.namespace_id, import_url: v.import_url }),
+        ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), namespace_id: v.namespace_id, import_url: v.import_url }),
       });
       return presentProject(deps, user, project, { view: 'project', canAdmin: true });
     },
@@ -58,7 +58,7 @@ export const projectRoutes: Route[] = [
       if (!owner) throw notFound('User');
       const project = await createProject(deps, owner, {
         ...toSettings(v),
-        ...given({ name: v.name, path: v.path, namespace_id: v.namespace_id, import_url: v.import_url, default_branch: v.default_branch }),
+        ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), namespace_id: v.namespace_id, import_url: v.import_url, default_branch: v.default_branch }),
       });
       return presentProject(deps, admin, project, { view: 'project', canAdmin: true });
     },
@@ -104,8 +104,8 @@ export const projectRoutes: Route[] = [
       if (v.visibility !== undefined) authorize('change_visibility_level');
       const updated = await updateProject(deps, project, {
         ...toSettings(v),
-        ...given({ name: v.name, path: v.path, default_branch: v.default_branch }),
-      });
+        ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), default_branch: v.default_branch }),
+      }, user);
       return presentProject(deps, user, updated, { view: 'project', canAdmin: true });
     },
   }),

@@ -9,7 +9,7 @@ import type Koa from 'koa';
 import { HANDLED, route, type Route } from './route.js';
 import { requireAdmin } from '../http/auth.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { given, p, rawParams } from '../http/params.js';
+import { blankIfNull, given, p, rawParams } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { UserRow } from '../store/rows.js';
@@ -135,7 +135,7 @@ export const userRoutes: Route[] = [
     handler: async ({ deps, target, params: v }) => {
       const updated = await updateUser(deps, target, {
         ...profile(v),
-        ...given({ email: v.email, username: v.username, name: v.name, password: v.password }),
+        ...given({ email: blankIfNull(v.email), username: blankIfNull(v.username), name: blankIfNull(v.name), password: blankIfNull(v.password) }),
       });
       return presentUser(deps.db, deps.urls, updated, 'public');
     },

@@ -2,7 +2,7 @@
 // always exists.
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
-import type { AwardRow } from '../services/award_emoji.js';
+import type { AwardRow } from '../store/issuable_rows.js';
 import { ghostUser, userBasic } from './user.js';
 
 export function awardEmojiEntity(award: AwardRow, users: Map<number, UserRow>, urls: Urls) {

@@ -3,8 +3,8 @@
 // the projects are loaded by finders/groups.ts, the projects rendered by entities/project.ts.
 import type { Urls } from '../http/urls.js';
 import type { NamespaceRow } from '../store/rows.js';
-import type { GroupStatistics } from '../finders/groups.js';
-import { visibilityName } from '../policy/levels.js';
+import type { GroupStatistics } from '../store/extras.js';
+import { visibilityName } from '../store/levels.js';
 
 export function groupEntity(urls: Urls, g: NamespaceRow, statistics?: GroupStatistics): Record<string, unknown> {
   const out: Record<string, unknown> = {

@@ -9,17 +9,12 @@
 // by finders/merge_requests.ts and the lazy merge status check runs before rendering
 // (api/present_merge_requests.ts).
 import type { Urls } from '../http/urls.js';
-import type { MergeRequestExtras, MergeRequestRow } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
+import type { MergeRequestExtras } from '../store/extras.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
-import { humanTime } from './issue.js';
-
-/** MergeRequest::WIP_REGEX. */
-const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+\s*/i;
-
-export function workInProgress(title: string): boolean {
-  return WIP.test(title);
-}
+import { humanTime } from '../store/durations.js';
+import { changesOverflow, workInProgress } from '../store/merge_request_facts.js';
 
 /** Past this many changed files the count shows as "1000+" (Commit::DIFF_HARD_LIMIT_FILES). */
 export const CHANGES_COUNT_CAP = 1000;
@@ -114,7 +109,7 @@ export function mergeRequestEntity(
   return {
     ...mergeRequestBasic(row, extras, urls, viewer.allowMaintainerToPush),
     subscribed: viewer.subscribed,
-    changes_count: changesCount(row.changes_count, !!(row as MergeRequestRow & { changes_overflow?: unknown }).changes_overflow),
+    changes_count: changesCount(row.changes_count, changesOverflow(row)),
     merged_by: mergedBy ? userBasic(mergedBy, urls) : null,
     merged_at: row.merged_at,
     closed_by: closedBy ? userBasic(closedBy, urls) : null,

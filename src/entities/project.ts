@@ -4,8 +4,8 @@
 // the counts are columns of the row.
 import type { Urls } from '../http/urls.js';
 import type { NamespaceRow, ProjectWithNamespace } from '../store/rows.js';
-import type { ForkedFromProject, ProjectExtras, ProjectStatisticsRow } from '../finders/project_extras.js';
-import { visibilityName } from '../policy/levels.js';
+import type { ForkedFromProject, ProjectExtras, ProjectStatisticsRow } from '../store/extras.js';
+import { visibilityName } from '../store/levels.js';
 import { userBasic } from './user.js';
 
 export type ProjectView = 'basic' | 'project' | 'withAccess';

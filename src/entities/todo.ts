@@ -5,8 +5,8 @@
 // loads its projects, authors, targets and notes in one batch per kind.
 import type { Urls } from '../http/urls.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { TodoRow } from '../finders/todos.js';
-import { TODO_ACTIONS } from '../services/todos.js';
+import type { TodoRow } from '../store/activity_rows.js';
+import { TODO_ACTIONS } from '../store/todo_actions.js';
 import { userBasic } from './user.js';
 
 const ACTION_NAMES = new Map<number, string>(Object.entries(TODO_ACTIONS).map(([name, id]) => [id, name]));

@@ -3,13 +3,9 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import { hotRows } from '../store/hot.js';
-
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Note';
-
-export interface Votes {
-  upvotes: number;
-  downvotes: number;
-}
+import type { AwardableType } from '../store/issuable_rows.js';
+import type { Votes } from '../store/extras.js';
+export type { Votes } from '../store/extras.js';
 
 /** `thumbsup` and `thumbsdown` counts of each target (absent: no votes). */
 export async function voteCounts(db: Conn, type: AwardableType, ids: number[]): Promise<Map<number, Votes>> {

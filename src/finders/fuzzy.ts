@@ -1,5 +1,8 @@
 // GitLab's fuzzy text search (Gitlab::SQL::Pattern): words of 3+ characters must each appear
 // (case-insensitively) in a column; a query without such words must equal the column instead.
+// Any string is a valid query: quotes and FTS syntax are matched literally, and so is a NUL
+// character, which SQLite's LIKE and FTS5 would cut the pattern at (it is compared with
+// instr/= there; PostgreSQL text cannot hold one, so it matches nothing).
 import type { Knex } from 'knex';
 
 const MIN_CHARS = 3;
@@ -16,7 +19,13 @@ export function fuzzyWords(query: string): string[] {
   let rest = query;
   for (const q of quoted) rest = rest.replace(q, '');
   const words = rest.split(/\s+/).filter((w) => w !== '');
-  return [...words, ...quoted.map((q) => q.slice(1, -1))].filter((w) => w.length >= MIN_CHARS);
+  return [...words, ...quoted.map((q) => q.slice(1, -1))].filter((w) => [...w].length >= MIN_CHARS);
+}
+
+const NUL = '\u0000';
+
+function onSqlite(w: Knex.QueryBuilder): boolean {
+  return (w as unknown as { client: { config: { client: unknown } } }).client.config.client !== 'pg';
 }
 
 function escapeLike(s: string): string {
@@ -31,11 +40,19 @@ export function orFuzzyMatch(w: Knex.QueryBuilder, column: string, query: string
   const q = squish(query);
   if (q === '') return;
   const words = fuzzyWords(q);
+  const sqlite = onSqlite(w);
   w.orWhere((inner) => {
-    if (words.length) {
-      for (const word of words) inner.whereRaw(`lower(${column}) LIKE ? ESCAPE '\\'`, [`%${escapeLike(word)}%`]);
-    } else {
-      inner.whereRaw(`lower(${column}) LIKE ? ESCAPE '\\'`, [escapeLike(q)]);
+    for (const word of words.length ? words : [q]) {
+      const whole = !words.length;
+      if (!word.includes(NUL)) {
+        inner.whereRaw(`lower(${column}) LIKE ? ESCAPE '\\'`, [whole ? escapeLike(word) : `%${escapeLike(word)}%`]);
+      } else if (!sqlite) {
+        inner.whereRaw('1 = 0');
+      } else if (whole) {
+        inner.whereRaw(`lower(${column}) = ?`, [word.toLowerCase()]);
+      } else {
+        inner.whereRaw(`instr(lower(${column}), ?) > 0`, [word.toLowerCase()]);
+      }
     }
   });
 }
@@ -47,7 +64,8 @@ export function orFuzzyMatch(w: Knex.QueryBuilder, column: string, query: string
  * Null when the query has no word long enough for the index.
  */
 export function trigramMatch(query: string, columns: string[]): string | null {
-  const words = fuzzyWords(squish(query));
+  // FTS5 reads its query up to a NUL: such words are left to orFuzzyMatch.
+  const words = fuzzyWords(squish(query)).filter((w) => !w.includes(NUL));
   if (!words.length) return null;
   const all = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
   return columns.map((c) => `{${c}} : (${all})`).join(' OR ');

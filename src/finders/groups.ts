@@ -6,6 +6,8 @@ import { whereListedGroups } from '../policy/groups.js';
 import { whereVisibleProjects } from '../policy/projects.js';
 import { withNamespaces } from './projects.js';
 import { orFuzzyMatch } from './fuzzy.js';
+import type { GroupStatistics } from '../store/extras.js';
+export type { GroupStatistics } from '../store/extras.js';
 
 /** Digits are an id; anything else a URL-decoded full path, case-insensitive. */
 export async function findGroupByIdOrPath(db: Conn, idOrPath: string): Promise<NamespaceRow | undefined> {
@@ -48,13 +50,6 @@ export function groupsQuery(db: Conn, user: UserRow | null, f: GroupFilters): Kn
     { column: `namespaces.${f.orderBy}`, order: f.sort },
     { column: 'namespaces.id', order: f.sort },
   ]);
-}
-
-export interface GroupStatistics {
-  storage_size: number;
-  repository_size: number;
-  lfs_objects_size: number;
-  job_artifacts_size: number;
 }
 
 /** Sums the statistics of the projects directly in each group (one query), as GitLab does. */

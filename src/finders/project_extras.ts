@@ -4,46 +4,9 @@
 // caller's memberships. Loaded here, one query per kind for a whole page, so that the
 // presenter (src/entities/project.ts) only renders. Counts are columns of the row.
 import type { Conn } from '../store/db.js';
-import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
-
-/** The fields of the forked-from project that BasicProjectDetails shows. */
-export type ForkedFromProject = Pick<
-  ProjectRow,
-  'id' | 'description' | 'name' | 'path' | 'created_at' | 'default_branch' | 'tag_list' | 'avatar_url' | 'star_count' | 'forks_count' | 'last_activity_at'
-> & { namespace: Pick<NamespaceRow, 'full_path' | 'full_name'> };
-
-/** The fields of a personal project's owner that the answer shows. */
-export type ProjectOwner = Pick<UserRow, 'id' | 'name' | 'username' | 'state' | 'avatar_url' | 'email' | 'created_at'>;
-
-export interface SharedGroup {
-  group_id: number;
-  group_name: string;
-  group_access_level: number;
-}
-
-export interface ProjectStatisticsRow {
-  commit_count: number;
-  repository_size: number;
-  lfs_objects_size: number;
-  job_artifacts_size: number;
-}
-
-export interface ProjectExtras {
-  /** Owners of personal namespaces, by user id. */
-  owners: Map<number, ProjectOwner>;
-  /** Forked-from projects, by their id. */
-  forkedFrom: Map<number, ForkedFromProject>;
-  /** Group shares, by project id (absent: none). */
-  links: Map<number, SharedGroup[]>;
-  /** By project id, when statistics were asked for. */
-  stats: Map<number, ProjectStatisticsRow>;
-  /** By project id, when custom attributes were asked for. */
-  attributes: Map<number, { key: string; value: string }[]>;
-  /** The caller's project membership level, by project id. */
-  projectAccess: Map<number, number>;
-  /** The caller's membership level of the project's group, by namespace id. */
-  groupAccess: Map<number, number>;
-}
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ForkedFromProject, ProjectOwner, SharedGroup, ProjectStatisticsRow, ProjectExtras } from '../store/extras.js';
+export type { ForkedFromProject, ProjectOwner, SharedGroup, ProjectStatisticsRow, ProjectExtras } from '../store/extras.js';
 
 export interface ExtrasWanted {
   /** Owner, forked-from project and group shares (every view but BasicProjectDetails). */

@@ -11,10 +11,13 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { TokenRow, UserRow } from '../store/rows.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
-import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
+import { rawParams } from './params.js';
+import { tokenDigest } from '../services/tokens.js';
+import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 import { hotReader } from '../store/hot.js';
-import { EpochCache, perStore, readEpochs } from '../store/cache_epochs.js';
+import { EpochCache, perStore } from '../store/cache_epochs.js';
+import { requestEpochs } from './request_settings.js';
 
 export interface AuthState {
   user: UserRow | null;
@@ -23,7 +26,7 @@ export interface AuthState {
   sudoer: UserRow | null;
 }
 
-function tokenFrom(ctx: Koa.Context): string | undefined {
+export function tokenFrom(ctx: Koa.Context): string | undefined {
   const header = ctx.get('private-token');
   if (header) return header;
   const query = ctx.state.query as Record<string, unknown>;
@@ -49,20 +52,6 @@ function insufficientScope(scopes: string[]): ApiError {
     error_description: 'The request requires higher privileges than provided by the access token.',
     scope: scopes.join(' '),
   });
-}
-
-/** `sudo` from the query or the body (rawParams without building the merged object). */
-function sudoParam(ctx: Koa.Context): unknown {
-  const query = ctx.state.query as Record<string, unknown>;
-  if (query.sudo !== undefined) {
-    const body = (ctx.request as unknown as { body?: unknown }).body;
-    if (body && typeof body === 'object' && !Array.isArray(body) && (body as Record<string, unknown>).sudo !== undefined) {
-      return (body as Record<string, unknown>).sudo;
-    }
-    return query.sudo;
-  }
-  const body = (ctx.request as unknown as { body?: unknown }).body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).sudo : undefined;
 }
 
 /** `read_user` tokens may only read the users API. */
@@ -100,17 +89,11 @@ const tokensOf = perStore(() => new EpochCache<string, Found>(['tokens', 'users'
 const sudoTargetsOf = perStore(() => new EpochCache<string, UserRow | null>('users'));
 
 /**
- * The cache epochs of this request, read once (src/store/cache_epochs.ts): everything a
- * request takes from a per-process cache is checked against the same reading.
+ * The token's user (headers and query string only: the body is read after this, so that a
+ * stranger's body is never parsed). 401/403 for an unknown, revoked, expired or blocked token.
  */
-export function requestEpochs(ctx: Koa.Context, deps: Deps): Promise<Map<string, number>> {
-  const state = ctx.state as { epochs?: Promise<Map<string, number>> };
-  return (state.epochs ??= readEpochs(deps.db));
-}
-
-export function authMiddleware(deps: Deps): Koa.Middleware {
+export function authenticate(deps: Deps): Koa.Middleware {
   const tokens = tokensOf(deps.db);
-  const sudoTargets = sudoTargetsOf(deps.db);
   return async (ctx, next) => {
     const state: AuthState = { user: null, token: null, sudoer: null };
     ctx.state.auth = state;
@@ -132,19 +115,35 @@ export function authMiddleware(deps: Deps): Koa.Middleware {
       if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
       state.user = user;
       state.token = token;
+      (ctx.state as { tokenScopes?: string[] }).tokenScopes = scopes;
     }
+    await next();
+  };
+}
 
-    const sudo = ctx.get('sudo') || sudoParam(ctx);
-    if (sudo !== undefined && sudo !== '') {
+/**
+ * `sudo` from the header, the query string or the body (GitLab takes all three), then the
+ * token's scopes. Runs after the body is read.
+ */
+export function resolveSudo(deps: Deps): Koa.Middleware {
+  const sudoTargets = sudoTargetsOf(deps.db);
+  return async (ctx, next) => {
+    const state = ctx.state.auth as AuthState;
+    const scopes = (ctx.state as { tokenScopes?: string[] }).tokenScopes ?? [];
+    const sudo = ctx.get('sudo') || rawParams(ctx).sudo;
+    if (sudo !== undefined && sudo !== null && sudo !== '') {
       if (!state.user) throw unauthorized();
       if (!state.user.admin) throw forbidden('Must be admin to use sudo');
       if (state.token && !scopes.includes('sudo')) throw insufficientScope(['sudo']);
-      const key = String(sudo);
-      const target = await sudoTargets.get(key.toLowerCase(), await requestEpochs(ctx, deps), async () => {
-        const row = await findUserByIdOrUsername(deps.db, key);
-        return row ? (Object.freeze(row) as UserRow) : null;
-      });
-      if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
+      const last: unknown = Array.isArray(sudo) ? sudo[sudo.length - 1] : sudo; // a repeated key: the last, as Rack
+      const name = typeof last === 'string' || typeof last === 'number' ? String(last) : '';
+      const target = name
+        ? await sudoTargets.get(name.toLowerCase(), await requestEpochs(ctx, deps), async () => {
+            const row = await findUserByIdOrUsername(deps.db, name);
+            return row ? (Object.freeze(row) as UserRow) : null;
+          })
+        : null;
+      if (!target) throw new ApiError(404, { message: `404 User with ID or username '${name}' Not Found` });
       state.sudoer = state.user;
       state.user = target;
     } else if (state.token) {

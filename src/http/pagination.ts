@@ -6,18 +6,13 @@ import type { Knex } from 'knex';
 import qs from 'qs';
 import { coerceInteger } from './params.js';
 import { paramError } from './errors.js';
+import { pagingPlanOf, type Page } from '../store/paging.js';
 import { countCacheOf } from '../store/count_cache.js';
 import { hotRows } from '../store/hot.js';
 import { readEpochs } from '../store/cache_epochs.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
-
-export interface Page {
-  page: number;
-  perPage: number;
-  offset: number;
-}
 
 function intParam(ctx: Koa.Context, name: string): number | undefined {
   const raw = (ctx.state.query as Record<string, unknown>)[name];
@@ -65,24 +60,6 @@ export function setPageHeaders(ctx: Koa.Context, page: Page, total: number): voi
 }
 
 /**
- * How a list query is counted and paged, when the default (COUNT(*) over the query as a
- * subquery, the page in parallel) is not the cheapest. `page` knows the total, so a finder can
- * pick the query shape that suits the number of matches.
- */
-export interface PagingPlan {
-  /** The page's rows (a query builder, or a promise of them). */
-  page(query: Knex.QueryBuilder, page: Page, total: number): PromiseLike<unknown>;
-}
-
-const plans = new WeakMap<Knex.QueryBuilder, PagingPlan>();
-
-/** Attaches a paging plan to a list query (read by `paginate`); returns the query. */
-export function withPagingPlan(query: Knex.QueryBuilder, plan: PagingPlan): Knex.QueryBuilder {
-  plans.set(query, plan);
-  return query;
-}
-
-/**
  * The total of a list query, counted as a subquery; a query a finder marked (store/count_cache.ts)
  * takes it from the cache while the tables it counts have not changed.
  */
@@ -97,7 +74,7 @@ async function countOf(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Pr
   const { sql, bindings } = count.toSQL();
   const key = `${sql}\u0000${JSON.stringify(bindings)}`;
   const state = ctx.state as { epochs?: Promise<Map<string, number>> };
-  const epochs = await (state.epochs ??= readEpochs(db));
+  const epochs = await (state.epochs ??= readEpochs(db)); // as http/request_settings.ts's requestEpochs
   const hit = cache.peek(key, epochs);
   if (hit !== undefined) return hit;
   const total = await run();
@@ -116,7 +93,7 @@ function isBuilder(x: unknown): x is Knex.QueryBuilder {
  */
 export async function paginate<T>(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const page = pageOf(ctx);
-  const plan = plans.get(query);
+  const plan = pagingPlanOf(query);
   if (plan) {
     const total = await countOf(ctx, db, query);
     // A plan's page is a query builder (run here, on the hot reader) or a promise of rows.

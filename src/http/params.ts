@@ -1,8 +1,19 @@
 // Declarative parameter schemas. Values arrive from the query string, a form or a JSON body
 // (merged, body last); each declared parameter is coerced and checked, and failures answer
 // 400 {"error": "..."} in Grape's words, several joined by ", " in declaration order.
+//
+// JSON null: Grape 1.0's `requires` only checks that the key is there and its coercion lets
+// nil through, so GitLab hands nil to the endpoint, whose model then refuses it as blank
+// (or crashes); `allow_blank: false` refuses nil itself with "is empty". Here a null for a
+// required or not-blank parameter is refused at once in those words ("title is empty"), so a
+// handler's required string is always a string; a null for a parameter with a default takes
+// the default; a null for any other optional parameter is passed on (it clears a value).
 import type Koa from 'koa';
+import type { IParseOptions } from 'qs';
 import { paramError } from './errors.js';
+
+/** Bracketed keys (`iids[]=1`, `custom_attributes[k]=v`) as Rack reads them, for queries and form bodies; no dotted keys. */
+export const RACK_QUERY: IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 10000, allowDots: false };
 
 type Reason = 'is invalid' | 'is missing' | 'is empty' | 'does not have a valid value';
 
@@ -14,6 +25,18 @@ class Invalid extends Error {
 
 type Coerce<T> = (raw: unknown) => T;
 
+/** A parameter's value as the OpenAPI document describes it (a JSON Schema object). */
+export type ValueSchema = Record<string, unknown>;
+
+/** The JSON Schema of each coercion the `p.*` constructors use: a parameter keeps its coercion
+ * through required()/values()/default()/notBlank(), so its type is found from it. */
+const valueSchemas = new WeakMap<Coerce<unknown>, ValueSchema>();
+
+function typed<T>(param: Param<T>, schema: ValueSchema): Param<T> {
+  valueSchemas.set(param.coerce, schema);
+  return param;
+}
+
 export class Param<T, Req extends boolean = false> {
   constructor(
     readonly coerce: Coerce<T>,
@@ -22,6 +45,12 @@ export class Param<T, Req extends boolean = false> {
     readonly fallback: T | undefined = undefined,
     readonly blankAllowed = true,
   ) {}
+
+  /** The value's JSON Schema (type, format, items) for the OpenAPI document; undefined for a
+   * hand-written coercion, which says nothing of its type. */
+  get valueSchema(): ValueSchema | undefined {
+    return valueSchemas.get(this.coerce);
+  }
 
   required(): Param<T, true> {
     return new Param<T, true>(this.coerce, true, this.allowed, this.fallback, this.blankAllowed);
@@ -70,6 +99,17 @@ export const coerceInteger: Coerce<number> = (raw) => {
   throw new Invalid();
 };
 
+/** A finite decimal number (Grape's Float and BigDecimal), from a number or its text. */
+export const coerceFloat: Coerce<number> = (raw) => {
+  const v = scalar(raw);
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v.trim());
+    if (Number.isFinite(n)) return n;
+  }
+  throw new Invalid();
+};
+
 export const coerceString: Coerce<string> = (raw) => {
   const v = scalar(raw);
   if (typeof v === 'string') return v;
@@ -97,34 +137,44 @@ export const coerceDateTime: Coerce<string> = (raw) => {
   return new Date(t).toISOString();
 };
 
+valueSchemas.set(coerceBoolean, { type: 'boolean' });
+valueSchemas.set(coerceInteger, { type: 'integer' });
+valueSchemas.set(coerceString, { type: 'string' });
+valueSchemas.set(coerceDate, { type: 'string', format: 'date' });
+valueSchemas.set(coerceDateTime, { type: 'string', format: 'date-time' });
+
 export const p = {
   string: () => new Param<string>(coerceString),
   integer: () => new Param<number>(coerceInteger),
+  float: () => new Param<number>(coerceFloat),
   boolean: () => new Param<boolean>(coerceBoolean),
   date: () => new Param<string>(coerceDate),
   datetime: () => new Param<string>(coerceDateTime),
   /** `name[]=a&name[]=b`, a JSON array, or one bare value taken as a one-element array. */
   array<T>(item: Param<T, boolean>): Param<T[]> {
-    return new Param<T[]>((raw) => {
+    const param = new Param<T[]>((raw) => {
       const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
       return list.map((v) => item.coerce(v));
     });
+    return typed(param, { type: 'array', items: item.valueSchema ?? {} });
   },
   /** Integers given as an array or as one comma-separated string ("1,2,3"). */
   integerList(): Param<number[]> {
-    return new Param<number[]>((raw) => {
+    const param = new Param<number[]>((raw) => {
       const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter((s) => s !== '') : [raw];
       return list.map((v) => coerceInteger(v));
     });
+    return typed(param, { type: 'array', items: { type: 'integer' }, description: 'An array, or integers separated by commas ("1,2,3").' });
   },
   /** `name[key]=value` pairs or a JSON object, values kept as strings. */
   hash(): Param<Record<string, string>> {
-    return new Param<Record<string, string>>((raw) => {
+    const param = new Param<Record<string, string>>((raw) => {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Invalid();
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(raw as Record<string, unknown>)) out[k] = coerceString(v);
       return out;
     });
+    return typed(param, { type: 'object', additionalProperties: { type: 'string' } });
   },
 };
 
@@ -142,6 +192,11 @@ export interface Rules {
   /** Either all of these are present or none. */
   allOrNoneOf?: string[];
   /**
+   * Grape's `given flag: ->(val) { val } do requires ... end`: when the boolean parameter
+   * `flag` is given as true, each listed parameter is required ("<name> is missing").
+   */
+  given?: Record<string, string[]>;
+  /**
    * Rules Grape declares between parameters: `after[name]` is checked right after parameter
    * `name`, so that its message comes in declaration order among the others.
    */
@@ -149,7 +204,7 @@ export interface Rules {
 }
 
 function isBlank(v: unknown): boolean {
-  return v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
+  return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
 }
 
 /** Every parameter the request carries: query string first, then the body. */
@@ -186,7 +241,11 @@ function parseOne(raw: Record<string, unknown>, name: string, param: Param<unkno
     out[name] = param.fallback;
     return null;
   }
-  if (!param.blankAllowed && (value === null || isBlank(value))) return `${name} is empty`;
+  if (value === null && param.fallback !== undefined) {
+    out[name] = param.fallback;
+    return null;
+  }
+  if ((value === null && param.isRequired) || (!param.blankAllowed && isBlank(value))) return `${name} is empty`;
   try {
     const coerced = value === null ? null : param.coerce(value);
     if (param.allowed && coerced !== null && !valueAllowed(coerced, param.allowed)) {
@@ -210,6 +269,10 @@ function ruleErrors(raw: Record<string, unknown>, rules: Rules): string[] {
   if (rules.atLeastOneOf && !rules.atLeastOneOf.some(present)) {
     errors.push(`${rules.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
   }
+  for (const [flag, required] of Object.entries(rules.given ?? {})) {
+    if (!givenTrue(raw[flag])) continue;
+    for (const name of required) if (!present(name)) errors.push(`${name} is missing`);
+  }
   const some = rules.allOrNoneOf?.filter(present).length ?? 0;
   if (rules.allOrNoneOf && some > 0 && some < rules.allOrNoneOf.length) {
     errors.push(`${rules.allOrNoneOf.join(', ')} provide all or none of parameters`);
@@ -217,8 +280,26 @@ function ruleErrors(raw: Record<string, unknown>, rules: Rules): string[] {
   return errors;
 }
 
+/** Whether a flag parameter was given as true (an invalid value is not true). */
+function givenTrue(raw: unknown): boolean {
+  if (raw === undefined || raw === null) return false;
+  try {
+    return coerceBoolean(raw);
+  } catch {
+    return false;
+  }
+}
+
 function valueAllowed(value: unknown, allowed: readonly unknown[]): boolean {
   return Array.isArray(value) ? value.every((v) => allowed.includes(v)) : allowed.includes(value);
+}
+
+/**
+ * A JSON null for an optional string that a GitLab model validates as present (a name, a
+ * path, an e-mail): nil is blank to the model, so null is treated as "" ("can't be blank").
+ */
+export function blankIfNull(value: string | null | undefined): string | undefined {
+  return value === null ? '' : value;
 }
 
 /** Only the keys whose value is not undefined: the attributes a request actually sets. */

@@ -155,7 +155,7 @@ export function hotReader(db: Db): HotReader {
 }
 
 function sqliteFile(db: Db): string | null {
-  if (db.client.config.client === 'pg') return null;
+  if (db.client.dialect !== 'sqlite3') return null;
   const connection = db.client.config.connection as { filename?: string } | undefined;
   return connection?.filename && connection.filename !== ':memory:' ? connection.filename : null;
 }

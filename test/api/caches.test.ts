@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/test_db.js';
 
 const INVALID_REVOKED = { error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' };
 const INVALID_EXPIRED = { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' };
@@ -154,6 +155,21 @@ describe('Rendered list pages kept per process', function () {
     expect(other.body.map((i: { id: number }) => i.id)).to.deep.equal((await page()).body.map((i: { id: number }) => i.id));
   });
 
+  it('shows the avatars the gravatar_enabled setting asks for on the next request', async () => {
+    const iris = await s.createUser('iris');
+    const project = await s.post('/projects', { json: { name: 'avatars', visibility: 'public' } });
+    expect((await s.post(`/projects/${project.body.id}/issues`, { token: iris.token, json: { title: 'drawn' } })).status).to.equal(201);
+    const page = () => s.get(`/projects/${project.body.id}/issues`);
+    expect((await page()).body[0].author.avatar_url).to.match(/^https:\/\/www\.gravatar\.com\/avatar\//);
+    expect((await page()).body[0].author.avatar_url).to.match(/^https:\/\/www\.gravatar\.com\/avatar\//); // kept
+    expect((await s.put('/application/settings', { json: { gravatar_enabled: false } })).status).to.equal(200);
+    try {
+      expect((await page()).body[0].author.avatar_url).to.equal(null);
+    } finally {
+      await s.put('/application/settings', { json: { gravatar_enabled: true } });
+    }
+  });
+
   it('keeps nothing with WHARF_LIST_CACHE_MB=0, and answers the same', async () => {
     const off = await bootServer({ WHARF_LIST_CACHE_MB: '0' });
     try {
@@ -217,11 +233,19 @@ describe('Project counts kept as columns', function () {
   });
 
   it('keeps every cache trigger after all migrations (a table rebuilt by a later migration would lose them)', async () => {
+    const tables = ['personal_access_tokens', 'users', 'members', 'project_group_links', 'namespace_ancestors', 'namespaces', 'projects',
+      'users_star_projects', 'custom_attributes', 'project_statistics', 'protected_branches', 'issues', 'merge_requests', 'issue_assignees', 'label_links', 'labels', 'milestones', 'award_emoji'];
+    if (testEngine() === 'postgres') {
+      // One statement-level trigger per table (migration 000026), one row-level per counter (000025).
+      const rows = (await s.db.raw(`SELECT tgname FROM pg_trigger WHERE NOT tgisinternal`)).rows as { tgname: string }[];
+      const names = new Set(rows.map((r) => r.tgname));
+      for (const table of tables) expect(names, `${table}_epoch`).to.include(`${table}_epoch`);
+      for (const t of ['projects_forks_count', 'issues_open_count']) expect(names).to.include(t);
+      return;
+    }
     const names = new Set(
       ((await s.db('sqlite_master').where({ type: 'trigger' }).select('name')) as { name: string }[]).map((r) => r.name),
     );
-    const tables = ['personal_access_tokens', 'users', 'members', 'project_group_links', 'namespace_ancestors', 'namespaces', 'projects',
-      'users_star_projects', 'custom_attributes', 'project_statistics', 'protected_branches', 'issues', 'merge_requests', 'issue_assignees', 'label_links', 'labels', 'milestones', 'award_emoji'];
     for (const table of tables) {
       for (const op of ['insert', 'update', 'delete']) expect(names, `${table}_epoch_${op}`).to.include(`${table}_epoch_${op}`);
     }
@@ -235,14 +259,17 @@ describe('Caches across processes on one database', function () {
   let dir: string;
   let a: ChildServer;
   let b: ChildServer;
+  let database: TestDatabase;
 
   before(async () => {
     dir = tempDataDir();
-    a = await ChildServer.start(dir); // migrates and creates root first
-    b = await ChildServer.start(dir);
+    database = await createTestDatabase(dir); // SQLite or PostgreSQL, as the run's engine
+    a = await ChildServer.start(dir, { WHARF_DB: database.target }); // migrates and creates root first
+    b = await ChildServer.start(dir, { WHARF_DB: database.target });
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+    await database?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -289,6 +316,28 @@ describe('Caches across processes on one database', function () {
     expect(gone.status).to.equal(404);
     expect(gone.body).to.deep.equal(PROJECT_NOT_FOUND);
     expect((await b.request('GET', '/projects', { token: gina.token })).headers.get('x-total')).to.equal('0');
+  });
+
+  it('shows in one process a branch moved through the other', async () => {
+    const project = await a.request('POST', '/projects', { json: { name: 'moving-branch' } });
+    expect(project.status, project.text).to.equal(201);
+    const first = await a.request('POST', `/projects/${project.body.id}/repository/commits`, {
+      json: { branch: 'master', commit_message: 'first', actions: [{ action: 'create', file_path: 'README.md', content: 'first' }] },
+    });
+    expect(first.status, first.text).to.equal(201);
+    const before = await b.request('GET', `/projects/${project.body.id}/repository/branches/master`);
+    expect(before.status, before.text).to.equal(200);
+    const readme = await b.request('GET', `/projects/${project.body.id}/repository/files/README.md/raw?ref=master`);
+    expect(readme.status).to.equal(200);
+    const committed = await a.request('POST', `/projects/${project.body.id}/repository/commits`, {
+      json: { branch: 'master', commit_message: 'moved elsewhere', actions: [{ action: 'update', file_path: 'README.md', content: 'changed in a' }] },
+    });
+    expect(committed.status, committed.text).to.equal(201);
+    const after = await b.request('GET', `/projects/${project.body.id}/repository/branches/master`);
+    expect(after.body.commit.id).to.equal(committed.body.id);
+    expect(after.body.commit.id).to.not.equal(before.body.commit.id);
+    const changed = await b.request('GET', `/projects/${project.body.id}/repository/files/README.md/raw?ref=master`);
+    expect(changed.text).to.equal('changed in a');
   });
 });
 

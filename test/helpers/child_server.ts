@@ -65,8 +65,13 @@ export class ChildServer {
         WHARF_REPOS: path.join(dir, 'repos'),
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
+        WHARF_SSH_PORT: '0',
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
         WHARF_WORKERS: '1',
+        // Background jobs run only where a test asks (WHARF_JOB_CONCURRENCY in `env`): a
+        // housekeeping repack set off by a test's commits would otherwise prune loose objects
+        // while the test's `git fsck` lists them.
+        WHARF_JOB_CONCURRENCY: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,6 +122,10 @@ export class ChildServer {
     this.child.kill('SIGTERM');
     await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
     await this.kill();
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   get log(): string {

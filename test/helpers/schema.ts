@@ -11,7 +11,7 @@ import { expect } from 'chai';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
 
-function schemaRoot(): string {
+export function schemaRoot(): string {
   const candidates = [
     process.env.WHARF_SCHEMAS,
     path.resolve(repoRoot, '../shared/reference/gitlab-10.8-schemas'),
