@@ -14,7 +14,8 @@ import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
-import { registerDbPool } from './services/metrics.js';
+import { registerDbPool, registerQueueMetrics } from './services/metrics.js';
+import { jobStats, queueMetrics } from './finders/job_metrics.js';
 import { startSshServer, type SshServer } from './transport/ssh_server.js';
 
 export interface RunningServer {
@@ -92,6 +93,14 @@ export async function startServer(config: Config, log?: Logger, options: StartOp
   }
   await runner.start(); // background jobs, the daily ones included
   const stopPoolMetrics = registerDbPool(deps.db);
+  // The queue's backlog and latency per queue and its counters, read at each scrape.
+  const stopQueueMetrics = registerQueueMetrics(
+    async () => {
+      const [queues, stats] = await Promise.all([queueMetrics(deps.db), jobStats(deps.db)]);
+      return { queues, processed: stats.processed, failed: stats.failed };
+    },
+    (err) => deps.log.warn({ err }, 'the job queue could not be read for /-/metrics'),
+  );
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
@@ -102,6 +111,7 @@ export async function startServer(config: Config, log?: Logger, options: StartOp
     ssh,
     async close() {
       stopPoolMetrics();
+      stopQueueMetrics();
       await ssh?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

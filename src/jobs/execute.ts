@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import type { JobOutcome, JobRow } from '../store/job_queue.js';
 import { completeJob, failJob, recordProgress } from '../store/job_leases.js';
 import { jobDefinition, maxAttemptsOf } from './registry.js';
+import { recordJobRun } from '../services/metrics.js';
 
 /**
  * Sidekiq's retry delay after the `attempt`-th failed run: attempt⁴ + 15 s + a random share
@@ -44,6 +45,7 @@ export async function executeJob(deps: Deps, owner: string, row: JobRow, signal:
     failure = err ?? new Error('the job failed');
   }
   const ms = Date.now() - startedMs;
+  recordJobRun(row.queue, ms / 1000, failure === null);
   try {
     if (failure === null) {
       if (!(await completeJob(deps.db, row, owner, result))) {

@@ -23,7 +23,8 @@ import { Invalid } from '../store/domain_errors.js';
 import { whereAccessibleDeployKeys } from '../policy/deploy_keys.js';
 import { deployKeyInProject } from '../finders/keys.js';
 import { insertKey } from './keys.js';
-import { nested, prepareKey, titleErrors } from './key_validation.js';
+import { keyRestrictionsOf, nested, prepareKey, titleErrors } from './key_validation.js';
+import { settingsOf } from './application_settings.js';
 
 export interface DeployKeyInput {
   title: string;
@@ -43,6 +44,7 @@ async function link(tx: Conn, keyId: number, projectId: number, canPush: boolean
 export async function addDeployKey(deps: Deps, project: ProjectWithNamespace, actor: UserRow, input: DeployKeyInput): Promise<DeployKeyInProject> {
   const raw = input.key.trim();
   const fingerprint = prepareKey(raw).publicKey?.fingerprint;
+  const restrictions = keyRestrictionsOf(await settingsOf(deps));
   return deps.db.transaction(async (tx) => {
     if (fingerprint) {
       const existing = await tx('keys').where({ fingerprint, type: 'DeployKey' }).first('id');
@@ -56,7 +58,7 @@ export async function addDeployKey(deps: Deps, project: ProjectWithNamespace, ac
         }
       }
     }
-    const key = await insertKey(tx, 'DeployKey', actor.id, { title: input.title, key: raw }, (errors) => nested(errors));
+    const key = await insertKey(tx, 'DeployKey', actor.id, { title: input.title, key: raw }, restrictions, (errors) => nested(errors));
     await link(tx, key.id, project.id, !!input.can_push);
     return (await deployKeyInProject(tx, project.id, key.id))!;
   });

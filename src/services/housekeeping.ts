@@ -51,7 +51,7 @@ async function queueHousekeeping(tx: Conn, projectId: number, pushes: number, s:
 
 /** After every push (GitLab's GitPushService#perform_housekeeping): counts it, queues housekeeping when due. */
 export async function countPushForHousekeeping(deps: Deps, projectId: number): Promise<void> {
-  const settings = await housekeepingSettings(deps.db);
+  const settings = await housekeepingSettings(deps);
   await deps.db.transaction(async (tx) => {
     await tx('projects').where({ id: projectId }).increment('pushes_since_gc', 1);
     const row: { pushes_since_gc: number } | undefined = await tx('projects').where({ id: projectId }).first('pushes_since_gc');
@@ -61,7 +61,7 @@ export async function countPushForHousekeeping(deps: Deps, projectId: number): P
 
 /** POST /projects/:id/housekeeping: the queued job's id, or null when the lease is taken. */
 export async function startHousekeeping(deps: Deps, projectId: number): Promise<number | null> {
-  const settings = await housekeepingSettings(deps.db);
+  const settings = await housekeepingSettings(deps);
   return deps.db.transaction(async (tx) => {
     const row: { pushes_since_gc: number } | undefined = await tx('projects').where({ id: projectId }).first('pushes_since_gc');
     return queueHousekeeping(tx, projectId, row?.pushes_since_gc ?? 0, settings);
@@ -80,7 +80,7 @@ export async function performHousekeeping(
     await progress('skipped: the project or its repository is gone');
     return null;
   }
-  const settings = await housekeepingSettings(deps.db);
+  const settings = await housekeepingSettings(deps);
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   const before = await countObjects(gitdir);
   await progress(`${payload.task} of ${fullPathOf(project)} started (${before.count} loose objects, ${before.packs} packs)`);

@@ -9,6 +9,7 @@
 //                the restriction "must be at least N bits"
 // Deploy keys are validated through their project link, so their fields come prefixed
 // (`deploy_key.title`), as Rails names the errors of a nested record.
+import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { KEY_TECHNOLOGIES, parsePublicKey, sanitizeKey, type KeyTechnology, type PublicKey } from './ssh_public_key.js';
 
 const MAX_TITLE = 255;
@@ -23,6 +24,11 @@ export const FORBIDDEN_KEY = -1;
  */
 export type KeyRestrictions = Readonly<Record<KeyTechnology, number>>;
 export const DEFAULT_KEY_RESTRICTIONS: KeyRestrictions = { rsa: 0, dsa: 0, ecdsa: 0, ed25519: 0 };
+
+/** The `*_key_restriction` application settings as KeyRestrictions. */
+export function keyRestrictionsOf(settings: Pick<ApplicationSettings, 'rsa_key_restriction' | 'dsa_key_restriction' | 'ecdsa_key_restriction' | 'ed25519_key_restriction'>): KeyRestrictions {
+  return { rsa: settings.rsa_key_restriction, dsa: settings.dsa_key_restriction, ecdsa: settings.ecdsa_key_restriction, ed25519: settings.ed25519_key_restriction };
+}
 
 /** A key as the model holds it before validation: the sanitized text and what it parses to. */
 export interface PreparedKey {

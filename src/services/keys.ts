@@ -12,7 +12,8 @@ import type { KeyRow, KeyType } from '../store/keys.js';
 import { now } from '../store/time.js';
 import { Invalid } from '../store/domain_errors.js';
 import { isUniqueViolation } from './members.js';
-import { keyErrors, prepareKey, type PreparedKey } from './key_validation.js';
+import { keyErrors, keyRestrictionsOf, prepareKey, type KeyRestrictions, type PreparedKey } from './key_validation.js';
+import { settingsOf } from './application_settings.js';
 
 export interface NewKey {
   title: string;
@@ -35,10 +36,11 @@ export async function insertKey(
   type: KeyType,
   userId: number | null,
   input: NewKey,
+  restrictions: KeyRestrictions,
   errors: (fields: Record<string, string[]>) => Record<string, string[]> = (f) => f,
 ): Promise<KeyRow> {
   const prepared = prepareKey(input.key);
-  const found = keyErrors(input.title, prepared, await fingerprintTaken(tx, prepared));
+  const found = keyErrors(input.title, prepared, await fingerprintTaken(tx, prepared), restrictions);
   if (Object.keys(found).length) throw new Invalid(errors(found));
   const stamp = now();
   const row = {
@@ -62,7 +64,8 @@ export async function insertKey(
 
 /** POST /user/keys, POST /users/:id/keys. */
 export async function createUserKey(deps: Deps, owner: UserRow, input: NewKey): Promise<KeyRow> {
-  return deps.db.transaction((tx) => insertKey(tx, 'Key', owner.id, input));
+  const restrictions = keyRestrictionsOf(await settingsOf(deps));
+  return deps.db.transaction((tx) => insertKey(tx, 'Key', owner.id, input, restrictions));
 }
 
 /** DELETE /user/keys/:key_id, DELETE /users/:id/keys/:key_id. */

@@ -50,6 +50,42 @@ describe('housekeeping', function () {
       .filter((r: { projectId: number }) => r.projectId === projectId);
   const pushes = async (id: number) => (await s.db('projects').where({ id }).first('pushes_since_gc')).pushes_since_gc;
 
+  it('follows the housekeeping settings: the periods, bitmaps, and housekeeping_enabled', async () => {
+    const settings = async (json: Record<string, unknown>) => expect((await s.put('/application/settings', { json })).status).to.equal(200);
+    await settings({ housekeeping_incremental_repack_period: 2, housekeeping_full_repack_period: 3, housekeeping_gc_period: 4, housekeeping_bitmaps_enabled: false });
+    try {
+      const p = await project('tuned');
+      const dir = await workRepo();
+      const url = repoUrl(s, p.path, owner.token);
+      await gitOk(['push', '-q', url, 'master'], { cwd: dir });
+      expect(await housekeepingJobs(p.id)).to.have.length(0);
+      await commit(dir, { 'b.txt': 'b\n' }, 'second');
+      await gitOk(['push', '-q', url, 'master'], { cwd: dir });
+      await s.drainJobs(); // one housekeeping job per project at a time
+      await commit(dir, { 'c.txt': 'c\n' }, 'third');
+      await gitOk(['push', '-q', url, 'master'], { cwd: dir });
+      await s.drainJobs();
+      expect((await housekeepingJobs(p.id)).map((j) => [j.task, j.state])).to.deep.equal([
+        ['incremental_repack', 'succeeded'],
+        ['full_repack', 'succeeded'],
+      ]);
+      expect(packFiles(p.gitdir, '.bitmap')).to.deep.equal([]); // bitmaps off: a full repack writes none
+
+      await settings({ housekeeping_enabled: false });
+      await commit(dir, { 'd.txt': 'd\n' }, 'fourth');
+      await gitOk(['push', '-q', url, 'master'], { cwd: dir });
+      expect(await housekeepingJobs(p.id)).to.have.length(2); // the 4th push would have been a gc
+    } finally {
+      await settings({
+        housekeeping_enabled: true,
+        housekeeping_incremental_repack_period: 10,
+        housekeeping_full_repack_period: 50,
+        housekeeping_gc_period: 200,
+        housekeeping_bitmaps_enabled: true,
+      });
+    }
+  });
+
   it('repacks after 10 pushes, fully after 50, and collects garbage after 200, as GitLab counts them', async () => {
     const p = await project('busy');
     const dir = await workRepo();

@@ -224,4 +224,22 @@ describe('SSH keys API', function () {
       expect((await s.post('/user/keys', { token: bob.token, json: { title: 'mine now', key: k.publicKey } })).status).to.equal(201);
     });
   });
+  describe('key restrictions (the *_key_restriction settings)', () => {
+    const restrict = async (json: Record<string, number>) => expect((await s.put('/application/settings', { json })).status).to.equal(200);
+    afterEach(() => restrict({ rsa_key_restriction: 0, dsa_key_restriction: 0, ecdsa_key_restriction: 0, ed25519_key_restriction: 0 }));
+
+    it('refuses a key smaller than its type\'s minimum, and a forbidden type, with GitLab\'s messages', async () => {
+      await restrict({ rsa_key_restriction: 4096, ed25519_key_restriction: -1 });
+      const [small, edKey] = await Promise.all([makeKey('rsa'), makeKey('ed25519')]);
+      const r = await s.post('/user/keys', { token: bob.token, json: { title: 'small', key: small.publicKey } });
+      expect(r.status).to.equal(400);
+      expect(r.body).to.deep.equal({ message: { key: ['must be at least 4096 bits'] } });
+      const f = await s.post('/user/keys', { token: bob.token, json: { title: 'ed', key: edKey.publicKey } });
+      expect(f.status).to.equal(400);
+      expect(f.body).to.deep.equal({ message: { key: ['type is forbidden. Must be RSA, DSA, or ECDSA'] } });
+      expect(await s.db('keys').whereIn('title', ['small', 'ed'])).to.deep.equal([]);
+      await restrict({ rsa_key_restriction: 2048 });
+      expect((await s.post('/user/keys', { token: bob.token, json: { title: 'small', key: small.publicKey } })).status).to.equal(201);
+    });
+  });
 });

@@ -8,6 +8,8 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { parsePrometheus, type Family } from '../helpers/prometheus.js';
 import { commit, gitOk, repoUrl, tempDir, workRepo } from '../transport/git_client.js';
 import { registerQueueMetrics } from '../../src/services/metrics.js';
+import { queueMetrics } from '../../src/finders/job_metrics.js';
+import { enqueueJob } from '../../src/store/job_queue.js';
 import { IpWhitelist } from '../../src/http/ip_whitelist.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -119,7 +121,20 @@ describe('Prometheus metrics', function () {
       stop();
       broken();
     }
-    expect(family(await scrape(s), 'wharf_job_queue_backlog').samples).to.deep.equal([]);
+    // The server's own source is left: the real queue's backlog.
+    expect(value(await scrape(s), 'wharf_job_queue_backlog', { queue: 'default' })).to.equal((await queueMetrics(s.db)).default.backlog);
+  });
+
+  it('shows the real queue: a queued job in the backlog, then its run in the durations', async () => {
+    const runs = async () => value(await scrape(s), 'wharf_job_duration_seconds', { queue: 'default', outcome: 'success' });
+    const before = await runs();
+    await s.drainJobs();
+    const waiting = value(await scrape(s), 'wharf_job_queue_backlog', { queue: 'default' });
+    await enqueueJob(s.db, 'noop', {});
+    expect(value(await scrape(s), 'wharf_job_queue_backlog', { queue: 'default' })).to.equal(waiting + 1);
+    await s.drainJobs();
+    expect(value(await scrape(s), 'wharf_job_queue_backlog', { queue: 'default' })).to.equal(0);
+    expect(await runs()).to.be.greaterThan(before);
   });
 
   it('answers 404 while prometheus_metrics_enabled is off', async () => {
