@@ -236,6 +236,8 @@ async function startUp(workers: string, runs: number): Promise<StartUp> {
   for (let i = 0; i < runs; i++) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-start-'));
     const port = await freePort();
+    // SSH is served as by default, on a free port (another server may hold 2222).
+    const sshPort = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [MAIN], {
@@ -250,6 +252,7 @@ async function startUp(workers: string, runs: number): Promise<StartUp> {
         WHARF_ROOT_TOKEN: ROOT_TOKEN,
         WHARF_LOG_LEVEL: 'warn',
         WHARF_WORKERS: workers,
+        WHARF_SSH_PORT: String(sshPort),
       },
       stdio: 'ignore',
     });

@@ -22,13 +22,50 @@ export async function bumpEpoch(db: Conn, topic: CacheTopic): Promise<void> {
   await db('cache_epochs').insert({ topic, epoch: 1 }).onConflict('topic').merge({ epoch: db.raw('cache_epochs.epoch + 1') });
 }
 
-/** Every topic's current epoch (a missing topic is epoch 0). */
-export async function readEpochs(db: Conn): Promise<Map<string, number>> {
-  const rows: { topic: string; epoch: number | string }[] = (db as { isTransaction?: boolean }).isTransaction
-    ? await db('cache_epochs').select('topic', 'epoch')
-    : await hotReader(db as Db).all('SELECT topic, epoch FROM cache_epochs');
-  return new Map(rows.map((r) => [r.topic, Number(r.epoch)]));
+/**
+ * Every topic's current epoch (a missing topic is epoch 0), as of a reading that started
+ * after this call: what a write committed before the call is always seen.
+ *
+ * Outside a transaction the readings are shared: while one is running, every caller joins
+ * the next one, which starts when the running one ends (a running reading may have started
+ * before the caller's request came in, so joining it could miss a write the caller must see).
+ * Under load that is one query per query time instead of one per request.
+ */
+export function readEpochs(db: Conn): Promise<Map<string, number>> {
+  if ((db as { isTransaction?: boolean }).isTransaction) return queryEpochs(db('cache_epochs').select('topic', 'epoch'));
+  return sharedReadingOf(db)();
 }
+
+async function queryEpochs(rows: PromiseLike<{ topic: string; epoch: number | string }[]>): Promise<Map<string, number>> {
+  return new Map((await rows).map((r) => [r.topic, Number(r.epoch)]));
+}
+
+const sharedReadingOf = perStore((db: object) => {
+  let running: Promise<Map<string, number>> | null = null;
+  let next: Promise<Map<string, number>> | null = null;
+  const start = (): Promise<Map<string, number>> => {
+    const reading = queryEpochs(hotReader(db as Db).all('SELECT topic, epoch FROM cache_epochs'));
+    running = reading;
+    const done = () => {
+      if (running === reading) running = null;
+    };
+    reading.then(done, done);
+    return reading;
+  };
+  return (): Promise<Map<string, number>> => {
+    if (next) return next; // not started yet: it starts after this call
+    if (!running) return start();
+    const after = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    next = after.then(() => {
+      next = null;
+      return start();
+    });
+    return next;
+  };
+});
 
 /**
  * The stamp of a value that depends on several topics: the sum of their epochs. Epochs only
@@ -45,11 +82,11 @@ export function epochStamp(epochs: Map<string, number>, topics: CacheTopic | rea
  * One cache per store: a process normally has one, the tests boot several servers side by
  * side, each on its own database, and one's rows must never answer another.
  */
-export function perStore<T>(make: () => T): (db: object) => T {
+export function perStore<T>(make: (db: object) => T): (db: object) => T {
   const byStore = new WeakMap<object, T>();
   return (db) => {
     let value = byStore.get(db);
-    if (value === undefined) byStore.set(db, (value = make()));
+    if (value === undefined) byStore.set(db, (value = make(db)));
     return value;
   };
 }
