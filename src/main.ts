@@ -3,7 +3,7 @@
 // each of which comes back here to serve; the primary imports nothing else.
 import v8 from 'node:v8';
 import { loadConfig } from './config.js';
-import { isPrimary, runPrimary, workerRole } from './workers.js';
+import { isPrimary, runPrimary, workerReady, workerRole } from './workers.js';
 
 // Loading the modules allocates in bursts that would size V8's young generation at 16 MB for
 // good; growing it only once the process serves keeps an idle server small (issue #12: under
@@ -21,6 +21,7 @@ if (isPrimary(config)) {
   const log = processLogger(config);
   const running = await startServer(config, log, { setup: role.role === 'first', jobs: role.jobs });
   v8.setFlagsFromString(`${YOUNG_GROWTH}=2`); // V8's default
+  workerReady();
   if (role.role === 'first') {
     log.info(
       { host: config.host, port: config.port, externalUrl: config.externalUrl, db: config.db, repos: config.reposDir, workers: config.workers },

@@ -4,9 +4,10 @@
 // and stops workers: it loads none of the application, so it stays small.
 //
 // The first worker sets up (migrations, root, recovery of repository moves cut short by a
-// crash) and runs the daily jobs; the others start once it listens, so none of them serves
+// crash) and runs the daily jobs; the others start once it is ready, so none of them serves
 // before the store is migrated or recovers a move another is making. A worker that dies is
-// replaced after a second (the replacement of the jobs worker runs the jobs).
+// replaced after a second (the replacement of the jobs worker runs the jobs); one that exits
+// before it was ready (a port taken, a database it cannot open) stops them all, with status 1.
 //
 // What a worker caches (tokens, list totals, parsed git objects) is either keyed by content
 // (git objects by id) or checked against the cache epochs once per request
@@ -32,11 +33,22 @@ function say(message: string): void {
 /** The primary: forks the workers, replaces those that die, stops them all on SIGINT/SIGTERM. */
 export function runPrimary(config: Config): void {
   const specs = new Map<Worker, Spec>();
+  /** Workers that finished starting (HTTP, SSH, jobs): see READY. */
+  const ready = new WeakSet<Worker>();
   let stopping = false;
 
   const fork = (spec: Spec): Worker => {
     const worker = cluster.fork({ WHARF_WORKER_ROLE: spec.role, WHARF_WORKER_JOBS: spec.jobs ? '1' : '0' });
     specs.set(worker, spec);
+    worker.on('message', (message: unknown) => {
+      if ((message as { wharf?: string } | null)?.wharf === READY) {
+        ready.add(worker);
+        if (spec.role === 'first' && !started) {
+          started = true;
+          for (let i = 1; i < config.workers; i++) fork({ role: 'serve', jobs: false });
+        }
+      }
+    });
     return worker;
   };
 
@@ -47,8 +59,9 @@ export function runPrimary(config: Config): void {
       if (stopping && specs.size === 0) process.exit(0);
       return;
     }
-    if (spec.role === 'first' && !started) {
-      say(`the first worker exited (${signal ?? code}) before listening; stopping`);
+    if (!ready.has(worker)) {
+      // It could not start (a port taken, a database it cannot open): another would not either.
+      say(`a worker exited (${signal ?? code}) before it was ready; stopping`);
       stopAll(1);
       return;
     }
@@ -59,11 +72,7 @@ export function runPrimary(config: Config): void {
   });
 
   let started = false;
-  const first = fork({ role: 'first', jobs: true });
-  first.once('listening', () => {
-    started = true;
-    for (let i = 1; i < config.workers; i++) fork({ role: 'serve', jobs: false });
-  });
+  fork({ role: 'first', jobs: true });
 
   const stopAll = (code: number) => {
     if (stopping) return;
@@ -76,6 +85,14 @@ export function runPrimary(config: Config): void {
     }, STOP_TIMEOUT_MS).unref();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stopAll(0));
+}
+
+/** What a worker sends the primary once it serves everything it should (`workerReady`). */
+const READY = 'ready';
+
+/** In a worker: tells the primary that it started (a worker that exits before this stops them all). */
+export function workerReady(): void {
+  if (cluster.isWorker) process.send?.({ wharf: READY });
 }
 
 /** In a worker: its role and whether it runs the daily jobs (set by the primary). */

@@ -5,6 +5,7 @@
 // (the worker processes of one installation). The counts a project shows (forks, open
 // issues) are columns kept by triggers; they follow every kind of change.
 import fs from 'node:fs';
+import net from 'node:net';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { ChildServer, tempDataDir } from '../helpers/child_server.js';
@@ -362,6 +363,35 @@ describe('Worker processes (WHARF_WORKERS)', function () {
       for (const pid of workers) expect(alive(pid), `worker ${pid}`).to.equal(false);
     } finally {
       await server.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Worker processes that cannot start', function () {
+  this.timeout(120_000);
+
+  it('stop all, with status 1, when a worker cannot listen (the SSH port is taken), instead of restarting it', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
+    const dir = tempDataDir();
+    let server: ChildServer | undefined;
+    try {
+      const port = String((taken.address() as net.AddressInfo).port);
+      const exited = new Promise<number | null>((resolve) => {
+        ChildServer.start(dir, { WHARF_WORKERS: '2', WHARF_SSH_PORT: port })
+          .then((started) => {
+            server = started;
+            if (started.child.exitCode !== null) resolve(started.child.exitCode);
+            else started.child.once('exit', (code) => resolve(code));
+          })
+          .catch(() => resolve(1)); // exited before answering readiness (ChildServer saw it exit)
+      });
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))]);
+      expect(code).to.equal(1);
+    } finally {
+      await server?.kill();
+      taken.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
