@@ -69,6 +69,7 @@ routes: build
 	@npm run --silent routes
 
 bench: build
+	node dist/bench/ceiling.js
 	node dist/bench/projects.js
 	node dist/bench/issues.js
 	node dist/bench/merge_requests.js

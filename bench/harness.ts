@@ -106,6 +106,12 @@ export interface ServerOptions {
   nodeArgs?: string[];
   /** Keep the temporary folder at the end. */
   keep?: boolean;
+  /** Extra environment for the server (WHARF_WORKERS, …). */
+  env?: Record<string, string>;
+  /** Serve this folder (its db/ and repos/) instead of a new temporary one; it is kept. */
+  dir?: string;
+  /** With `dir`: the database of the server that used it (Server.dbFile), on either engine. */
+  db?: string;
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -125,8 +131,8 @@ async function freePort(): Promise<number> {
 
 export async function bootServer(options: ServerOptions = {}): Promise<Server> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.json)`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
-  const dbFile = await benchDatabase(dir);
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
+  const dbFile = options.db ?? (options.dir ? path.join(dir, 'db', 'wharf.sqlite3') : await benchDatabase(dir));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
@@ -141,6 +147,9 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
       WHARF_ROOT_TOKEN: ROOT_TOKEN,
       WHARF_SSH_PORT: '0',
       WHARF_LOG_LEVEL: 'warn',
+      ...(process.env.WHARF_WORKERS ? { WHARF_WORKERS: process.env.WHARF_WORKERS } : {}),
+      ...(process.env.WHARF_LIST_CACHE_MB ? { WHARF_LIST_CACHE_MB: process.env.WHARF_LIST_CACHE_MB } : {}),
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -175,6 +184,7 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
         await Promise.race([gone, sleep(5000)]);
         if (!exited) child.kill('SIGKILL');
       }
+      if (options.dir) return;
       if (options.keep) console.error(`kept ${dir}`);
       else fs.rmSync(dir, { recursive: true, force: true });
     },
@@ -205,6 +215,36 @@ export function rssMb(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/** The process and its descendants (Linux /proc), e.g. a primary and its workers. */
+export function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(entry));
+      children.set(ppid, list);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    out.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return out;
+}
+
+/** Resident memory of each process of the tree in MB, the root first. */
+export function treeRssMb(pid: number | undefined): number[] {
+  return processTree(pid).map((p) => rssMb(p) ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,6 +452,11 @@ export function publish(name: string, heading: string, tableText: string, rows: 
     console.error(`WARNING: non-2xx responses or errors in ${bad.map((r) => `${r.endpoint} as ${r.who}`).join(', ')}`);
     process.exitCode = 1;
   }
+}
+
+/** Whether the module of `metaUrl` is the script node was started with (not imported). */
+export function isMain(metaUrl: string): boolean {
+  return !!process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(metaUrl);
 }
 
 /** Runs the benchmark's main; on failure prints the error and exits 1. */

@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { openDb, type Db } from '../src/store/db.js';
 import {
-  afterBulkInsert, Api, BENCH_DB, intEnv, load, loadSettings, measure, pool, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
+  afterBulkInsert, Api, BENCH_DB, intEnv, load, loadSettings, measure, pool, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer, isMain,
   type Identity, type Row, type Scenario,
 } from './harness.js';
 
@@ -104,13 +104,15 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
 
 const CHUNK = 500;
 
-async function insertIssues(
+/** Bulk-inserts `total` issues (fixed seed) with assignees, label links and award emoji. */
+export async function insertIssues(
   db: Db,
   projectId: number,
   rootId: number,
   people: Identity[],
   labels: { id: number }[],
   milestones: { id: number }[],
+  total = SETTINGS.issues,
 ): Promise<Seed['counts']> {
   const rand = prng(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
@@ -127,14 +129,14 @@ async function insertIssues(
   const [{ maxId }] = await db('issues').max({ maxId: 'id' });
   let nextId = Number(maxId ?? 0) + 1;
 
-  for (let from = 0; from < SETTINGS.issues; from += 10 * CHUNK) {
+  for (let from = 0; from < total; from += 10 * CHUNK) {
     const issues: Record<string, unknown>[] = [];
     const assignees: Record<string, unknown>[] = [];
     const links: Record<string, unknown>[] = [];
     const awards: Record<string, unknown>[] = [];
-    for (let n = from; n < Math.min(from + 10 * CHUNK, SETTINGS.issues); n++) {
+    for (let n = from; n < Math.min(from + 10 * CHUNK, total); n++) {
       const id = nextId++;
-      const created = start + Math.floor((n / SETTINGS.issues) * span);
+      const created = start + Math.floor((n / total) * span);
       const updated = created + Math.floor(rand() * (start + span - created));
       const createdAt = new Date(created).toISOString();
       const updatedAt = new Date(updated).toISOString();
@@ -192,7 +194,7 @@ async function insertIssues(
   // The next issue created through the API continues after the seeded iids.
   await db.transaction(async (tx) => {
     await tx('internal_ids').where({ project_id: projectId, usage: 'issues' }).delete();
-    await tx('internal_ids').insert({ project_id: projectId, usage: 'issues', last_value: SETTINGS.issues });
+    await tx('internal_ids').insert({ project_id: projectId, usage: 'issues', last_value: total });
   });
   return counts;
 }
@@ -305,4 +307,4 @@ async function main(): Promise<void> {
   });
 }
 
-runMain(main);
+if (isMain(import.meta.url)) runMain(main);

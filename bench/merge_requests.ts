@@ -12,7 +12,7 @@
 import os from 'node:os';
 import { openDb, type Db } from '../src/store/db.js';
 import {
-  afterBulkInsert, Api, intEnv, loadSettings, measure, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
+  afterBulkInsert, Api, intEnv, loadSettings, measure, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer, isMain,
   type Identity, type Row, type Scenario,
 } from './harness.js';
 
@@ -110,13 +110,15 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
 
 const CHUNK = 400;
 
-async function insertMergeRequests(
+/** Bulk-inserts `total` merge requests (fixed seed) with label links and award emoji. */
+export async function insertMergeRequests(
   db: Db,
   projectId: number,
   firstIid: number,
   people: Identity[],
   labels: { id: number }[],
   milestones: number[],
+  total = SETTINGS.mrs,
 ): Promise<Seed['counts']> {
   const rand = prng(7);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
@@ -126,13 +128,13 @@ async function insertMergeRequests(
   const counts = { opened: 0, labelLinks: 0, awards: 0 };
   const [{ maxId }] = await db('merge_requests').max({ maxId: 'id' });
   let nextId = Number(maxId ?? 0) + 1;
-  for (let from = 0; from < SETTINGS.mrs; from += 10 * CHUNK) {
+  for (let from = 0; from < total; from += 10 * CHUNK) {
     const mrs: Record<string, unknown>[] = [];
     const links: Record<string, unknown>[] = [];
     const awards: Record<string, unknown>[] = [];
-    for (let n = from; n < Math.min(from + 10 * CHUNK, SETTINGS.mrs); n++) {
+    for (let n = from; n < Math.min(from + 10 * CHUNK, total); n++) {
       const id = nextId++;
-      const created = start + Math.floor((n / SETTINGS.mrs) * span);
+      const created = start + Math.floor((n / total) * span);
       const updatedAt = new Date(created + Math.floor(rand() * (start + span - created))).toISOString();
       const r = rand();
       const state = r < 0.3 ? 'opened' : r < 0.8 ? 'merged' : 'closed';
@@ -182,7 +184,7 @@ async function insertMergeRequests(
   }
   await db.transaction(async (tx) => {
     await tx('internal_ids').where({ project_id: projectId, usage: 'merge_requests' }).delete();
-    await tx('internal_ids').insert({ project_id: projectId, usage: 'merge_requests', last_value: firstIid + SETTINGS.mrs });
+    await tx('internal_ids').insert({ project_id: projectId, usage: 'merge_requests', last_value: firstIid + total });
   });
   return counts;
 }
@@ -261,4 +263,4 @@ async function main(): Promise<void> {
   });
 }
 
-runMain(main);
+if (isMain(import.meta.url)) runMain(main);

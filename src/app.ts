@@ -29,7 +29,7 @@ export function buildApp(deps: Deps): Koa {
   app.use(async (ctx, next) => {
     ctx.set({ 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' });
     // Bracketed keys (iids[]=1, custom_attributes[k]=v) parsed as Rack does.
-    ctx.state.query = qs.parse(ctx.querystring, RACK_QUERY);
+    ctx.state.query = ctx.querystring ? qs.parse(ctx.querystring, RACK_QUERY) : {};
     await next();
   });
 

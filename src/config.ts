@@ -1,4 +1,5 @@
 // Every setting of the process, read once from the environment. Nothing else reads process.env.
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -15,6 +16,10 @@ export interface Config {
   maxBodyBytes: number;
   /** Database connections of the process (readers run in parallel; writers take turns). */
   dbPoolSize: number;
+  /** Processes serving the port (src/workers.ts); 1 serves from this process alone. */
+  workers: number;
+  /** Bytes of rendered list pages each process keeps (api/page_cache.ts); 0 keeps none. */
+  listCacheBytes: number;
   /** GitLab 10.8's response schemas, described in /api/v4/openapi.json when the folder exists. */
   schemasDir: string;
   /** Background jobs run at once by this process (0: it runs none; another process does). */
@@ -89,5 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sshHostKey: path.resolve(env.WHARF_SSH_HOST_KEY || path.join(postgres ? 'db' : path.dirname(db), 'ssh_host_ed25519_key')),
     pagesHost: env.WHARF_PAGES_HOST?.trim().toLowerCase() || undefined,
     serverSecret: path.resolve(env.WHARF_SERVER_SECRET || path.join(postgres ? 'db' : path.dirname(db), 'server_secret')),
+    workers: Math.max(1, intFrom(env.WHARF_WORKERS, os.availableParallelism(), 'WHARF_WORKERS')),
+    listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
   };
 }

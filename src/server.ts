@@ -1,5 +1,6 @@
 // Starting and stopping a Wharf server: store, migrations, bootstrap, HTTP. Used by main.ts
-// and by the tests, which boot the very same thing on a temporary folder.
+// (one process, or each worker process of src/workers.ts) and by the tests, which boot the
+// very same thing on a temporary folder.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
@@ -28,26 +29,49 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function prepare(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<Deps> {
+export interface StartOptions {
+  /**
+   * Migrate, create root, recover repositories cut short by a crash (default). Worker
+   * processes started after the first one skip it: the first did it before they started.
+   */
+  setup?: boolean;
+  /** Run the daily jobs in this process (default; one worker process does). */
+  jobs?: boolean;
+}
+
+/**
+ * The process's logger. Lines are buffered and written off the request path (pino's
+ * asynchronous destination); `flush` before exiting.
+ */
+export function processLogger(config: Config): Logger {
+  return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
+}
+
+export async function prepare(config: Config, log: Logger = processLogger(config), options: StartOptions = {}): Promise<Deps> {
   const db = openDb(config.db, config.dbPoolSize);
-  await migrate(db);
-  const localeMismatch = await postgresLocaleMismatch(db);
-  if (localeMismatch) log.warn(localeMismatch);
+  if (options.setup !== false) await migrate(db);
+  if (options.setup !== false) {
+    const localeMismatch = await postgresLocaleMismatch(db);
+    if (localeMismatch) log.warn(localeMismatch);
+  }
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
   const deps = { config, db, urls: new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort }), repos, log } as Deps;
   deps.jobs = new JobRunner(deps, {
-    concurrency: config.jobConcurrency,
+    // Worker processes other than the jobs worker run none (src/workers.ts).
+    concurrency: options.jobs === false ? 0 : config.jobConcurrency,
     leaseMs: config.jobLeaseMs,
     pollMs: config.jobPollMs,
     shutdownMs: config.jobShutdownMs,
   });
-  await bootstrap(deps);
-  await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
+  if (options.setup !== false) {
+    await bootstrap(deps);
+    await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
+  }
   return deps;
 }
 
-export async function startServer(config: Config, log?: Logger): Promise<RunningServer> {
-  const deps = await prepare(config, log);
+export async function startServer(config: Config, log?: Logger, options: StartOptions = {}): Promise<RunningServer> {
+  const deps = await prepare(config, log, options);
   const runner = deps.jobs as JobRunner;
   const app = buildApp(deps);
   const server = http.createServer(app.callback());
@@ -93,6 +117,7 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue
       await deps.db.destroy();
+      deps.log.flush();
     },
   };
 }

@@ -17,7 +17,7 @@ import { projectRequestFacts } from '../policy/access_requests.js';
 import type { SourceType } from '../finders/members.js';
 import { findRequester, requestersQuery, requestersUsers } from '../finders/access_requests.js';
 import { presentAccessRequesters } from '../entities/access_requester.js';
-import { presentMember } from '../entities/member.js';
+import { presentMember } from './present_people.js';
 import { approveAccessRequest, removeAccessRequest, requestAccess } from '../services/access_requests.js';
 import type { MemberGuard } from '../services/members.js';
 import type { LoadedProject } from './loaders.js';

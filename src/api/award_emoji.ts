@@ -23,7 +23,7 @@ import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, t
 import type { AwardRow } from '../store/issuable_rows.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject, type ProjectSnippetSubject } from '../policy/can.js';
 import { awardableByUser } from '../policy/notes.js';
-import { presentAwards } from '../entities/award_emoji.js';
+import { presentAwards } from './present_people.js';
 
 interface Resolved {
   noteable: NotedObject;

@@ -24,7 +24,8 @@ import { replyToDiscussion, setDiscussionResolved, setNoteResolved, startDiscuss
 import { checkPosition, type PositionInput } from '../services/diff_positions.js';
 import { discussionsOf, findDiscussion, type Discussion } from '../finders/discussions.js';
 import { discussionEntities, discussionUserIds } from '../entities/discussion.js';
-import { presentNotes, usersById } from '../entities/note.js';
+import { usersById } from '../finders/users.js';
+import { presentNotes } from './present_people.js';
 import { DISCUSSION_NOTEABLES, type DiscussionNoteable, type DiscussionNoteableKind } from './discussion_noteables.js';
 import { badRequestNotGiven, looseTime } from './notes.js';
 import { rubyErrors } from './noteables.js';

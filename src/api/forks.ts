@@ -15,7 +15,7 @@ import { findNamespaceByIdOrPath } from '../finders/namespaces.js';
 import { namespaceFacts } from '../policy/namespaces.js';
 import { projectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
-import { presentProject } from '../entities/project.js';
+import { presentProject } from './present_projects.js';
 import { forkProject } from '../services/forks.js';
 
 /** The fork's namespace: the one named (if the user may create projects in it), else the user's own. */

@@ -15,8 +15,9 @@ import type Koa from 'koa';
 import { VISIBILITIES, type Visibility } from '../policy/levels.js';
 import { isAdmin } from '../policy/users.js';
 import { can, GLOBAL } from '../policy/can.js';
-import { groupsQuery } from '../finders/groups.js';
-import { presentGroupDetail, presentGroups } from '../entities/group.js';
+import { groupDetailProjects, groupsQuery, groupStatistics } from '../finders/groups.js';
+import { groupDetailEntity, groupEntities } from '../entities/group.js';
+import { presentProjects } from './present_projects.js';
 import { createGroup, deleteGroup, updateGroup } from '../services/groups.js';
 import { groupSubjectOf } from './loaders.js';
 import { customAttributeRoutes } from './custom_attributes.js';
@@ -62,12 +63,18 @@ async function listGroups(ctx: Koa.Context, deps: Deps, user: UserRow | null, v:
   if (customAttributes) whereCustomAttributes(deps.db, query, v.custom_attributes ?? {});
   const groups = await paginate<NamespaceRow>(ctx, deps.db, query);
   // 10.8 shows statistics to admins only (`current_user.admin?`).
-  const rendered = await presentGroups(deps, groups, { statistics: v.statistics && admin });
+  const stats = v.statistics && admin ? await groupStatistics(deps.db, groups.map((g) => g.id)) : undefined;
+  const rendered = groupEntities(deps.urls, groups, stats);
   return customAttributes && v.with_custom_attributes ? withCustomAttributes(deps.db, groups, rendered) : rendered;
 }
 
 async function groupDetail(deps: Deps, user: UserRow | null, group: NamespaceRow, customAttributes = false) {
-  const detail = await presentGroupDetail(deps, user, group);
+  const { own, shared } = await groupDetailProjects(deps.db, user, group);
+  const [projects, sharedProjects] = await Promise.all([
+    presentProjects(deps, user, own, { view: 'project' }),
+    presentProjects(deps, user, shared, { view: 'project' }),
+  ]);
+  const detail = groupDetailEntity(deps.urls, group, projects, sharedProjects);
   if (!customAttributes) return detail;
   const [withAttributes] = await withCustomAttributes(deps.db, [group], [detail]);
   return withAttributes;

@@ -21,7 +21,7 @@ import { setSubscription, subscribedTo } from '../services/subscriptions.js';
 import { parseDuration, setTimeEstimate, spendTime, timeStatsEntity } from '../services/time_tracking.js';
 import { loadIssueExtras } from '../finders/issues.js';
 import { issueEntity } from '../entities/issue.js';
-import { presentMergeRequests } from '../entities/merge_request.js';
+import { presentMergeRequests } from './present_merge_requests.js';
 
 const TIME_STATS = { schema: 'IssuableTimeStats' } as const;
 

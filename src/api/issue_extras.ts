@@ -22,7 +22,7 @@ import { mergeRequestClosesIssues } from '../services/closing_issues.js';
 import { findUserAgentDetail } from '../services/user_agent_details.js';
 import { moveIssue, MOVE_DENIED, MOVE_SAME_PROJECT } from '../services/issue_moves.js';
 import { userBasic } from '../entities/user.js';
-import { presentMergeRequestList } from '../entities/merge_request.js';
+import { presentMergeRequestList } from './present_merge_requests.js';
 
 const ITEM = '/projects/:id/issues/:issue_iid';
 const issueIid = { issue_iid: p.integer().required() };

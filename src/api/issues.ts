@@ -22,18 +22,23 @@ import type { IssueRow } from '../store/issuable_rows.js';
 import { can } from '../policy/can.js';
 import { createIssue, deleteIssue, updateIssue } from '../services/issues.js';
 import { subscribedTo } from '../services/subscriptions.js';
+import { ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
+import { cachedPage } from './page_cache.js';
 
 const ISSUE = { schema: 'Issue' } as const;
 const ISSUE_LIST = { schema: 'IssueBasic', list: true } as const;
 const ITEM = '/projects/:id/issues/:issue_iid';
 const issueIid = { issue_iid: p.integer().required() };
 
+/** A page of issues, kept rendered while nothing it shows changed (page_cache.ts). */
 async function renderList(ctx: Koa.Context, deps: Deps, user: UserRow, source: IssueSource, filters: IssueFilters, empty = false) {
-  const query = issuesQuery(deps.db, user, source, filters);
-  if (empty) query.whereRaw('1 = 0');
-  const rows = await paginate<IssueRow>(ctx, deps.db, query);
-  const extras = await loadIssueExtras(deps.db, rows);
-  return rows.map((row) => issueBasic(row, extras, deps.urls));
+  return cachedPage(ctx, deps, user, ISSUABLE_LIST_TOPICS, async () => {
+    const query = issuesQuery(deps.db, user, source, filters);
+    if (empty) query.whereRaw('1 = 0');
+    const rows = await paginate<IssueRow>(ctx, deps.db, query);
+    const extras = await loadIssueExtras(deps.db, rows);
+    return rows.map((row) => issueBasic(row, extras, deps.urls));
+  });
 }
 
 export async function renderOne(deps: Deps, row: IssueRow, user: UserRow) {

@@ -18,7 +18,8 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findKey, findUserKey, userKeysQuery } from '../finders/keys.js';
 import { findUserById } from '../finders/users.js';
 import { sshKey, sshKeyWithUser } from '../entities/ssh_key.js';
-import { ghostUser, presentUser } from '../entities/user.js';
+import { ghostUser } from '../entities/user.js';
+import { presentUser } from './present_users.js';
 import { createUserKey, deleteUserKey } from '../services/keys.js';
 
 const KEY = { schema: 'SSHKey' } as const;

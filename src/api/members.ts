@@ -15,7 +15,7 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can, type GroupSubject } from '../policy/can.js';
 import { groupMemberFacts } from '../policy/members.js';
 import { findMember, membersQuery, type SourceType } from '../finders/members.js';
-import { presentMember, presentMembers } from '../entities/member.js';
+import { presentMember, presentMembers } from './present_people.js';
 import { addMember, removeMember, updateMember, type MemberGuard } from '../services/members.js';
 import type { LoadedProject } from './loaders.js';
 

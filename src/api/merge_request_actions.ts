@@ -16,7 +16,7 @@ import { loadIssueExtras } from '../finders/issues.js';
 import { can } from '../policy/can.js';
 import { mergeRequestSubject } from './noteables.js';
 import { issueBasic } from '../entities/issue.js';
-import { presentMergeRequests } from '../entities/merge_request.js';
+import { presentMergeRequests } from './present_merge_requests.js';
 import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../services/merges.js';
 import { mergeRequestClosesIssues } from '../services/closing_issues.js';
 

@@ -21,7 +21,9 @@ import { findProjectByIdOrPath } from '../finders/projects.js';
 import { projectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from '../services/merge_requests.js';
-import { presentMergeRequestList, presentMergeRequests } from '../entities/merge_request.js';
+import { presentMergeRequestList, presentMergeRequests } from './present_merge_requests.js';
+import { ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
+import { cachedPage } from './page_cache.js';
 import { userBasic } from '../entities/user.js';
 import { commitBasic } from '../entities/commit.js';
 import { diffEntity } from '../entities/diff.js';
@@ -54,8 +56,10 @@ export const mergeRequestRoutes: Route[] = [
     response: MR_LIST,
     handler: async ({ ctx, deps, user, params: v }) => {
       if (!user && v.scope !== 'all') throw unauthorized();
-      const rows = await paginate<MergeRequestRow>(ctx, deps.db, mergeRequestsQuery(deps.db, user, { kind: 'all' }, mergeRequestFiltersOf(v, 'created-by-me')));
-      return presentMergeRequestList(deps, rows, v.view === 'simple');
+      return cachedPage(ctx, deps, user, ISSUABLE_LIST_TOPICS, async () => {
+        const rows = await paginate<MergeRequestRow>(ctx, deps.db, mergeRequestsQuery(deps.db, user, { kind: 'all' }, mergeRequestFiltersOf(v, 'created-by-me')));
+        return presentMergeRequestList(deps, rows, v.view === 'simple');
+      });
     },
   }),
 
@@ -69,8 +73,10 @@ export const mergeRequestRoutes: Route[] = [
     summary: "List a project's merge requests",
     response: MR_LIST,
     handler: async ({ ctx, deps, user, project, params: v }) => {
-      const query = mergeRequestsQuery(deps.db, user, { kind: 'project', projectId: project.id }, mergeRequestFiltersOf(v, 'all'));
-      return presentMergeRequestList(deps, await paginate<MergeRequestRow>(ctx, deps.db, query), v.view === 'simple');
+      return cachedPage(ctx, deps, user, ISSUABLE_LIST_TOPICS, async () => {
+        const query = mergeRequestsQuery(deps.db, user, { kind: 'project', projectId: project.id }, mergeRequestFiltersOf(v, 'all'));
+        return presentMergeRequestList(deps, await paginate<MergeRequestRow>(ctx, deps.db, query), v.view === 'simple');
+      });
     },
   }),
 

@@ -14,7 +14,7 @@ import type { IssueRow, MilestoneRow, MergeRequestRow } from '../store/issuable_
 import { loadIssueExtras } from '../finders/issues.js';
 import { issueBasic } from '../entities/issue.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
-import { presentMergeRequestList } from '../entities/merge_request.js';
+import { presentMergeRequestList } from './present_merge_requests.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */
 const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));

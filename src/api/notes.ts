@@ -18,7 +18,7 @@ import { can } from '../policy/can.js';
 import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 import type { AnyNoteableType } from '../store/note_kinds.js';
-import { presentNotes } from '../entities/note.js';
+import { presentNotes } from './present_people.js';
 
 const NOTE = { schema: 'Note' } as const;
 const noteableId = { noteable_id: p.integer().required() };

@@ -12,8 +12,11 @@ import { isAdmin } from '../policy/users.js';
 import type { Visibility } from '../policy/levels.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 import { projectsQuery, type ProjectOrder } from '../finders/projects.js';
-import { presentProjects, withNamespaces } from '../entities/project.js';
+import { presentProjects } from './present_projects.js';
+import { withNamespaces } from '../finders/projects.js';
 import { listSchema } from './project_params.js';
+import { PROJECT_LIST_TOPICS } from '../store/count_cache.js';
+import { cachedPage } from './page_cache.js';
 
 export interface ListScope {
   personalOf?: UserRow;
@@ -26,7 +29,12 @@ export interface ListScope {
  * body of a list route (pagination headers set on ctx). Custom attributes (filter and
  * display) are an admin's only, as GitLab's global read_custom_attribute.
  */
-export async function projectList(ctx: Koa.Context, deps: Deps, user: UserRow | null, f: Parsed<typeof listSchema>, scope: ListScope): Promise<unknown[]> {
+export async function projectList(ctx: Koa.Context, deps: Deps, user: UserRow | null, f: Parsed<typeof listSchema>, scope: ListScope) {
+  // A page shows projects with their owners, forks, shares, statistics and the caller's access.
+  return cachedPage(ctx, deps, user, PROJECT_LIST_TOPICS, () => renderProjects(ctx, deps, user, f, scope));
+}
+
+async function renderProjects(ctx: Koa.Context, deps: Deps, user: UserRow | null, f: Parsed<typeof listSchema>, scope: ListScope): Promise<unknown[]> {
   const admin = isAdmin(user);
   const query = projectsQuery(deps.db, user, {
     archived: f.archived,

@@ -14,7 +14,7 @@ import { can } from '../policy/can.js';
 import { findUserById } from '../finders/users.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
 import { containsPattern, findProjectByIdOrPath } from '../finders/projects.js';
-import { presentProject } from '../entities/project.js';
+import { presentProject } from './present_projects.js';
 import { userBasic } from '../entities/user.js';
 import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
@@ -72,13 +72,19 @@ export const projectRoutes: Route[] = [
     params: { statistics: p.boolean().default(false), with_custom_attributes: p.boolean().default(false) },
     summary: 'Get a project by id or URL-encoded path',
     response: PROJECT,
-    handler: ({ deps, user, project, can: may, params: v }) =>
-      presentProject(deps, user, project, {
-        view: user ? 'withAccess' : 'basic',
-        statistics: v.statistics,
-        customAttributes: v.with_custom_attributes && isAdmin(user),
-        canAdmin: may('admin_project'),
-      }),
+    handler: ({ deps, user, project, loaded, can: may, params: v }) =>
+      presentProject(
+        deps,
+        user,
+        project,
+        {
+          view: user ? 'withAccess' : 'basic',
+          statistics: v.statistics,
+          customAttributes: v.with_custom_attributes && isAdmin(user),
+          canAdmin: may('admin_project'),
+        },
+        loaded.extras,
+      ),
   }),
 
   // Renaming and changing the visibility need the owner's abilities too, asked once the

@@ -17,7 +17,7 @@ import { findTodo, todosQuery, type TodoFilters } from '../finders/todos.js';
 import type { TodoRow } from '../store/activity_rows.js';
 import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
-import { presentTodos } from '../entities/todo.js';
+import { presentTodos } from './present_todos.js';
 import { can } from '../policy/can.js';
 import { markTodo, markUserTodosDone, type TodoTarget } from '../services/todos.js';
 

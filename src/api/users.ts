@@ -14,7 +14,7 @@ import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { UserRow } from '../store/rows.js';
 import { usersQuery, type UserOrder } from '../finders/users.js';
-import { presentUser, presentUsers } from '../entities/user.js';
+import { presentUser, presentUsers } from './present_users.js';
 import { can, GLOBAL } from '../policy/can.js';
 import { isAdmin } from '../policy/users.js';
 import { createUser, setUserState, updateUser } from '../services/users.js';

@@ -3,7 +3,7 @@
 // closer as no closed_by. Votes count the thumbsup/thumbsdown award emoji.
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
-import type { IssueExtras } from '../finders/issues.js';
+import type { IssueExtras } from '../store/extras.js';
 import type { IssueRow } from '../store/issuable_rows.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';

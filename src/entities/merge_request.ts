@@ -4,16 +4,13 @@
 // project has jobs, and `diff_refs`) and MergeRequestChanges (adds `changes`).
 // `allow_maintainer_to_push` is only exposed for merge requests from a fork. A deleted
 // author shows as GitLab's Ghost User.
-import type { Deps } from '../deps.js';
+//
+// Pure: the extras (users, labels, votes, projects, whether a maintainer may push) are loaded
+// by finders/merge_requests.ts and the lazy merge status check runs before rendering
+// (api/present_merge_requests.ts).
 import type { Urls } from '../http/urls.js';
-import type { UserRow } from '../store/rows.js';
-import { loadMergeRequestExtras, type MergeRequestExtras } from '../finders/merge_requests.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
-import { findProjectByIdOrPath } from '../finders/projects.js';
-import { isProtected } from '../policy/branches.js';
-import { PRIVATE } from '../store/levels.js';
-import { ensureMergeStatus } from '../services/merge_status.js';
-import { subscriptionsFor } from '../services/subscriptions.js';
+import type { MergeRequestExtras } from '../store/extras.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
 import { humanTime } from '../store/durations.js';
@@ -99,34 +96,6 @@ export function mergeRequestBasic(row: MergeRequestRow, extras: MergeRequestExtr
   };
 }
 
-/**
- * MergeRequest#allow_maintainer_to_push: the stored choice, only while a maintainer push is
- * possible (both projects public or internal, the source branch not protected).
- */
-export async function maintainerPush(deps: Deps, row: MergeRequestRow, extras: MergeRequestExtras): Promise<boolean | null> {
-  if (!isForFork(row) || row.source_project_id === null) return false;
-  const target = extras.projects.get(row.target_project_id);
-  const source = extras.projects.get(row.source_project_id);
-  if (!target || !source || target.visibilityLevel <= PRIVATE || source.visibilityLevel <= PRIVATE) return false;
-  const sourceProject = await findProjectByIdOrPath(deps.db, String(row.source_project_id));
-  if (!sourceProject || (await isProtected(deps.db, sourceProject, row.source_branch))) return false;
-  return row.allow_maintainer_to_push === null ? null : !!row.allow_maintainer_to_push;
-}
-
-/** Subscription of each merge request for the viewer: explicit choice, else participation. */
-async function subscriptionsOf(deps: Deps, rows: MergeRequestRow[], user: UserRow | null): Promise<Map<number, boolean>> {
-  if (!user) return new Map();
-  const targets = rows.map((r) => ({
-    type: 'MergeRequest' as const,
-    id: r.id,
-    authorId: r.author_id,
-    assigneeIds: r.assignee_id === null ? [] : [r.assignee_id],
-    title: r.title,
-    description: r.description,
-  }));
-  return subscriptionsFor(deps.db, user, 'MergeRequest', targets);
-}
-
 export function mergeRequestEntity(
   row: MergeRequestRow,
   extras: MergeRequestExtras,
@@ -149,38 +118,4 @@ export function mergeRequestEntity(
     ...(builds ? { latest_build_started_at: null, latest_build_finished_at: null, first_deployed_to_production_at: null, pipeline: null } : {}),
     diff_refs: row.head_sha ? { base_sha: row.base_sha, head_sha: row.head_sha, start_sha: row.start_sha } : null,
   };
-}
-
-/**
- * Full MergeRequest entities of these rows for the viewer (single responses, todo targets),
- * each after GitLab's lazy merge status check.
- */
-export async function presentMergeRequests(deps: Deps, rows: MergeRequestRow[], user: UserRow | null): Promise<Record<string, unknown>[]> {
-  const checked: MergeRequestRow[] = [];
-  for (const r of rows) checked.push(await ensureMergeStatus(deps, r));
-  const [extras, subscriptions] = await Promise.all([loadMergeRequestExtras(deps.db, checked), subscriptionsOf(deps, checked, user)]);
-  const out: Record<string, unknown>[] = [];
-  for (const r of checked) {
-    const allow = isForFork(r) ? await maintainerPush(deps, r, extras) : undefined;
-    out.push(mergeRequestEntity(r, extras, deps.urls, { subscribed: subscriptions.get(r.id) ?? false, allowMaintainerToPush: allow }));
-  }
-  return out;
-}
-
-/**
- * Basic (or simple) entities of a page of rows: one batch of extras. MergeRequestBasic's
- * merge_status ran check_if_can_be_merged too, which only acts on 'unchecked' rows: those
- * are checked here, the others shown as stored.
- */
-export async function presentMergeRequestList(deps: Deps, page: MergeRequestRow[], simple: boolean): Promise<Record<string, unknown>[]> {
-  const extras = await loadMergeRequestExtras(deps.db, page, { simple });
-  if (simple) return page.map((r) => mergeRequestSimple(r, extras, deps.urls));
-  const rows: MergeRequestRow[] = [];
-  for (const r of page) rows.push(r.state === 'opened' && r.merge_status === 'unchecked' ? await ensureMergeStatus(deps, r) : r);
-  const out: Record<string, unknown>[] = [];
-  for (const r of rows) {
-    const allow = isForFork(r) ? await maintainerPush(deps, r, extras) : undefined;
-    out.push(mergeRequestBasic(r, extras, deps.urls, allow));
-  }
-  return out;
 }

@@ -3,19 +3,11 @@
 // `resolved_by` after `resolvable`. `noteable_iid` is the issue's or merge request's iid
 // (null on a commit, whose `noteable_id` is null too). `attachment` is always null (no
 // uploads). A deleted author shows as GitLab's Ghost User, as on issues.
-import type { Conn } from '../store/db.js';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 import { isResolvable } from '../store/note_kinds.js';
 import { ghostUser, userBasic } from './user.js';
-
-/** The users of these ids, by id (one query). */
-export async function usersById(db: Conn, ids: (number | null)[]): Promise<Map<number, UserRow>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const rows: UserRow[] = wanted.length ? await db('users').whereIn('id', wanted) : [];
-  return new Map(rows.map((u) => [u.id, u]));
-}
 
 /** A stored DiffNote position as GitLab shows it; null when the row holds none. */
 export function positionOf(note: Pick<NoteRow, 'type' | 'position'>): Record<string, unknown> | null {
@@ -48,10 +40,4 @@ export function noteEntity(note: NoteRow, noteableIid: number | null, users: Map
     ...(resolvable ? { resolved: note.resolved_at !== null, resolved_by: resolver ? userBasic(resolver, urls) : null } : {}),
     noteable_iid: note.noteable_type === 'Commit' ? null : noteableIid,
   };
-}
-
-/** Renders notes of one noteable with their authors (and resolvers) loaded in one query. */
-export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number | null) {
-  const users = await usersById(db, notes.flatMap((n) => [n.author_id, n.resolved_by_id ?? null]));
-  return notes.map((n) => noteEntity(n, noteableIid, users, urls));
 }

@@ -1,9 +1,9 @@
 // User shapes: UserBasic (embedded everywhere), User, UserPublic (yourself), UserWithAdmin.
 import crypto from 'node:crypto';
 import type { Urls } from '../http/urls.js';
-import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import { personalProjectCounts, userCustomAttributes } from '../finders/users.js';
+
+const gravatars = new Map<string, string>();
 
 /**
  * A user's own avatar, or the avatar service's picture for their email (GitLab's default);
@@ -12,11 +12,20 @@ import { personalProjectCounts, userCustomAttributes } from '../finders/users.js
 export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>, urls: Pick<Urls, 'gravatarEnabled'>): string | null {
   if (user.avatar_url) return user.avatar_url;
   if (!urls.gravatarEnabled) return null;
-  const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
-  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+  let url = gravatars.get(user.email);
+  if (url === undefined) {
+    const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
+    url = `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+    if (gravatars.size >= 10_000) gravatars.clear();
+    gravatars.set(user.email, url);
+  }
+  return url;
 }
 
-export function userBasic(u: UserRow, urls: Urls) {
+/** The fields UserBasic shows. */
+export type UserBasicFields = Pick<UserRow, 'id' | 'name' | 'username' | 'state' | 'avatar_url' | 'email'>;
+
+export function userBasic(u: UserBasicFields, urls: Urls) {
   return {
     id: u.id,
     name: u.name,
@@ -72,26 +81,16 @@ export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0) {
 export type UserView = 'basic' | 'user' | 'public' | 'admin';
 
 /**
- * Renders users in one view, batch-loading what the view needs (personal project counts,
- * custom attributes when an admin asks for them) with one query each.
+ * A user in one view. `personalProjects` (public and admin views) and `customAttributes`
+ * (when an admin asked for them) are loaded beforehand (finders/users.ts).
  */
-export async function presentUsers(db: Conn, urls: Urls, rows: UserRow[], view: UserView, opts: { customAttributes?: boolean } = {}) {
-  const ids = rows.map((u) => u.id);
-  const counts = view === 'public' || view === 'admin' ? await personalProjectCounts(db, ids) : new Map<number, number>();
-  const attributes = opts.customAttributes ? await userCustomAttributes(db, ids) : undefined;
-  return rows.map((u) => {
-    const n = counts.get(u.id) ?? 0;
-    const body =
-      view === 'admin' ? userWithAdmin(u, urls, n)
-      : view === 'public' ? userPublic(u, urls, n)
-      : view === 'user' ? userEntity(u, urls)
-      : userBasic(u, urls);
-    return attributes ? { ...body, custom_attributes: attributes.get(u.id) ?? [] } : body;
-  });
-}
-
-export async function presentUser(db: Conn, urls: Urls, row: UserRow, view: UserView, opts: { customAttributes?: boolean } = {}) {
-  return (await presentUsers(db, urls, [row], view, opts))[0];
+export function userInView(u: UserRow, urls: Urls, view: UserView, personalProjects = 0, customAttributes?: { key: string; value: string }[]) {
+  const body =
+    view === 'admin' ? userWithAdmin(u, urls, personalProjects)
+    : view === 'public' ? userPublic(u, urls, personalProjects)
+    : view === 'user' ? userEntity(u, urls)
+    : userBasic(u, urls);
+  return customAttributes ? { ...body, custom_attributes: customAttributes } : body;
 }
 
 /** GitLab's stand-in for a deleted user (authors of issues, merge requests and notes). */

@@ -2,23 +2,24 @@
 // query, and the `my_reaction_emoji` filter.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
+import { hotRows } from '../store/hot.js';
 import type { AwardableType } from '../store/issuable_rows.js';
-
-export interface Votes {
-  upvotes: number;
-  downvotes: number;
-}
+import type { Votes } from '../store/extras.js';
+export type { Votes } from '../store/extras.js';
 
 /** `thumbsup` and `thumbsdown` counts of each target (absent: no votes). */
 export async function voteCounts(db: Conn, type: AwardableType, ids: number[]): Promise<Map<number, Votes>> {
   const out = new Map<number, Votes>();
   if (!ids.length) return out;
-  const rows: { awardable_id: number; name: string; n: number }[] = await db('award_emoji')
-    .where('awardable_type', type)
-    .whereIn('awardable_id', ids)
-    .whereIn('name', ['thumbsup', 'thumbsdown'])
-    .groupBy('awardable_id', 'name')
-    .select('awardable_id', 'name', db.raw('count(*) as n'));
+  const rows = await hotRows<{ awardable_id: number; name: string; n: number }>(
+    db,
+    db('award_emoji')
+      .where('awardable_type', type)
+      .whereIn('awardable_id', ids)
+      .whereIn('name', ['thumbsup', 'thumbsdown'])
+      .groupBy('awardable_id', 'name')
+      .select('awardable_id', 'name', db.raw('count(*) as n')),
+  );
   for (const r of rows) {
     const votes = out.get(r.awardable_id) ?? { upvotes: 0, downvotes: 0 };
     if (r.name === 'thumbsup') votes.upvotes = Number(r.n);

@@ -12,17 +12,8 @@ import { EVENT_ACTIONS, type EventAction } from '../store/event_actions.js';
 import { retentionCutoff } from '../store/event_retention.js';
 import { whereVisibleEvents, whereVisibleProjectlessEvents } from '../policy/events.js';
 import type { EventRow } from '../store/activity_rows.js';
-
-export interface PushPayloadRow {
-  event_id: number;
-  commit_count: number;
-  action: string;
-  ref_type: string;
-  commit_from: string | null;
-  commit_to: string | null;
-  ref: string;
-  commit_title: string | null;
-}
+import type { PushPayloadRow, EventTarget, EventExtras } from '../store/extras.js';
+export type { PushPayloadRow, EventTarget, EventExtras } from '../store/extras.js';
 
 export const EVENT_ACTION_NAMES = Object.keys(EVENT_ACTIONS) as EventAction[];
 
@@ -63,21 +54,6 @@ export function eventsQuery(db: Conn, viewer: UserRow | null, source: EventSourc
   if (f.before !== undefined) q.where('e.created_at', '<', `${f.before}T00:00:00.000Z`);
   if (f.after !== undefined) q.where('e.created_at', '>', `${f.after}T23:59:59.999Z`);
   return q.orderBy('e.created_at', f.sort).orderBy('e.id', f.sort);
-}
-
-export interface EventTarget {
-  iid: number | null;
-  title: string | null;
-}
-
-export interface EventExtras {
-  users: Map<number, UserRow>;
-  payloads: Map<number, PushPayloadRow>;
-  /** By `${target_type}:${target_id}`. */
-  targets: Map<string, EventTarget>;
-  notes: Map<number, NoteRow>;
-  /** The iids of the notes' issues and merge requests, by `${noteable_type}:${noteable_id}`. */
-  noteables: Map<string, EventTarget>;
 }
 
 type Titled = { id: number; iid: number | null; title: string };

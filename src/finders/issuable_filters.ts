@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import { isSqlite } from '../store/db.js';
+import { hotRows } from '../store/hot.js';
 import { orFuzzyMatch, squish, trigramMatch } from './fuzzy.js';
 
 const NO_LABEL = new Set(['No Label', 'None']);
@@ -134,11 +135,10 @@ export function applySharedFilters(q: Knex.QueryBuilder, db: Conn, type: LinkedT
 export async function labelTitlesOf(db: Conn, type: LinkedType, ids: number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   if (!ids.length) return out;
-  const rows: { target_id: number; title: string }[] = await db('label_links as ll')
-    .join('labels as l', 'l.id', 'll.label_id')
-    .where('ll.target_type', type)
-    .whereIn('ll.target_id', ids)
-    .select('ll.target_id', 'l.title');
+  const rows = await hotRows<{ target_id: number; title: string }>(
+    db,
+    db('label_links as ll').join('labels as l', 'l.id', 'll.label_id').where('ll.target_type', type).whereIn('ll.target_id', ids).select('ll.target_id', 'l.title'),
+  );
   for (const r of rows) {
     const list = out.get(r.target_id) ?? [];
     list.push(r.title);

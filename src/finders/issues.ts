@@ -11,7 +11,11 @@ import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
 import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { withPagingPlan, type Page } from '../store/paging.js';
-import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
+import { awardedIds, voteCounts } from './award_emoji.js';
+import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
+import { hotRows } from '../store/hot.js';
+import type { IssueExtras } from '../store/extras.js';
+export type { IssueExtras } from '../store/extras.js';
 
 export const ISSUE_STATES = ['opened', 'closed', 'all'] as const;
 export const ISSUE_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
@@ -118,7 +122,7 @@ export function issuesQuery(db: Conn, user: UserRow, source: IssueSource, f: Iss
       .whereIn('i.id', ids.clearSelect().select('i.id').limit(page.perPage).offset(page.offset))
       .orderBy(`i.${f.orderBy}`, f.sort)
       .orderBy('i.id', f.sort);
-  return withPagingPlan(build(false), {
+  return withPagingPlan(countedUnder(build(false), ISSUABLE_LIST_TOPICS), {
     async page(query, page, total) {
       // Without a set filter the project list already walks its index.
       if (source.kind === 'project' && !setDriven) return rowsOf(query.clone(), page);
@@ -149,16 +153,6 @@ export async function assigneeIdsOf(db: Conn, issueId: number): Promise<number[]
   return rows.map((r) => r.user_id);
 }
 
-/** What a page of issues shows beyond its own rows, each kind loaded in one query. */
-export interface IssueExtras {
-  users: Map<number, UserRow>;
-  assignees: Map<number, number[]>;
-  milestones: Map<number, MilestoneRow>;
-  labels: Map<number, string[]>;
-  projectPaths: Map<number, string>;
-  votes: Map<number, Votes>;
-}
-
 export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<IssueExtras> {
   const ids = issues.map((i) => i.id);
   const milestoneIds = [...new Set(issues.map((i) => i.milestone_id).filter((x): x is number => x !== null))];
@@ -170,17 +164,20 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
   }
   // All in one round: the users (authors, closers and assignees) need not wait for the assignees.
   const [assigneeRows, milestoneRows, labels, projectRows, votes, userRows] = await Promise.all([
-    ids.length ? db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id') : [],
-    milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
+    ids.length ? hotRows(db, db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id')) : [],
+    milestoneIds.length ? hotRows(db, db('milestones').whereIn('id', milestoneIds)) : [],
     labelTitlesOf(db, 'issue', ids),
     projectIds.length
-      ? db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path')
+      ? hotRows(db, db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path'))
       : [],
     voteCounts(db, 'Issue', ids),
     ids.length
-      ? db('users')
-          .whereIn('id', [...named])
-          .orWhereIn('id', db('issue_assignees').select('user_id').whereIn('issue_id', ids))
+      ? hotRows(
+          db,
+          db('users')
+            .whereIn('id', [...named])
+            .orWhereIn('id', db('issue_assignees').select('user_id').whereIn('issue_id', ids)),
+        )
       : [],
   ]);
   const assignees = new Map<number, number[]>();

@@ -7,10 +7,17 @@ import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { MilestoneRow, MergeRequestRow } from '../store/issuable_rows.js';
 import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
-import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
+import { awardedIds, voteCounts } from './award_emoji.js';
 import { applySharedFilters, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
+import { isProtected } from '../policy/branches.js';
+import { PRIVATE } from '../store/levels.js';
+import { findProjectByIdOrPath } from './projects.js';
+import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
+import { hotRows } from '../store/hot.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from './mentions.js';
+import type { MergeRequestExtras } from '../store/extras.js';
+export type { MergeRequestExtras } from '../store/extras.js';
 
 export async function findMergeRequest(db: Conn, projectId: number, iid: number): Promise<MergeRequestRow | undefined> {
   return db('merge_requests').where({ target_project_id: projectId, iid }).first();
@@ -56,28 +63,20 @@ export function mergeRequestsQuery(db: Conn, user: UserRow | null, source: Merge
     whereVisibleMergeRequests(q, db, user, 'p');
   }
   applyFilters(q, db, user, f, source.kind === 'project' ? source.projectId : undefined);
-  return q.orderBy(`mr.${f.orderBy}`, f.sort).orderBy('mr.id', f.sort);
-}
-
-/** What a page of merge requests shows beyond its own rows, each kind loaded in one query. */
-export interface MergeRequestExtras {
-  users: Map<number, UserRow>;
-  milestones: Map<number, MilestoneRow>;
-  labels: Map<number, string[]>;
-  votes: Map<number, Votes>;
-  /** Full paths of the target and source projects. */
-  projectPaths: Map<number, string>;
-  projects: Map<number, { visibilityLevel: number; jobsEnabled: boolean }>;
+  return countedUnder(q, ISSUABLE_LIST_TOPICS).orderBy(`mr.${f.orderBy}`, f.sort).orderBy('mr.id', f.sort);
 }
 
 export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], opts: { simple?: boolean } = {}): Promise<MergeRequestExtras> {
   const ids = rows.map((r) => r.id);
   const projectIds = [...new Set(rows.flatMap((r) => (r.source_project_id === null ? [r.target_project_id] : [r.target_project_id, r.source_project_id])))];
   const projectRows = projectIds.length
-    ? db('projects as p')
-        .join('namespaces as n', 'n.id', 'p.namespace_id')
-        .whereIn('p.id', projectIds)
-        .select('p.id', 'p.path', 'n.full_path', 'p.visibility_level', 'p.jobs_enabled')
+    ? hotRows(
+        db,
+        db('projects as p')
+          .join('namespaces as n', 'n.id', 'p.namespace_id')
+          .whereIn('p.id', projectIds)
+          .select('p.id', 'p.path', 'n.full_path', 'p.visibility_level', 'p.jobs_enabled'),
+      )
     : Promise.resolve([]);
   if (opts.simple) {
     return {
@@ -94,10 +93,10 @@ export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], 
     for (const id of [r.author_id, r.assignee_id, r.merged_by_id, r.closed_by_id]) if (id !== null) userIds.add(id);
   }
   const [milestoneRows, labels, paths, userRows, votes] = await Promise.all([
-    milestoneIds.length ? db('milestones').whereIn('id', milestoneIds) : [],
+    milestoneIds.length ? hotRows(db, db('milestones').whereIn('id', milestoneIds)) : [],
     labelTitlesOf(db, 'merge_request', ids),
     projectRows,
-    userIds.size ? db('users').whereIn('id', [...userIds]) : [],
+    userIds.size ? hotRows(db, db('users').whereIn('id', [...userIds])) : [],
     voteCounts(db, 'MergeRequest', ids),
   ]);
   return {
@@ -107,6 +106,35 @@ export async function loadMergeRequestExtras(db: Conn, rows: MergeRequestRow[], 
     votes,
     ...projectsOf(paths as PathRow[]),
   };
+}
+
+/**
+ * MergeRequest#allow_maintainer_to_push of merge requests from forks, by id: the stored
+ * choice, only while a maintainer push is possible (both projects public or internal, the
+ * source branch not protected); false when it is not.
+ */
+export async function maintainerPushOf(db: Conn, rows: MergeRequestRow[], extras: MergeRequestExtras): Promise<Map<number, boolean | null>> {
+  const out = new Map<number, boolean | null>();
+  for (const row of rows) {
+    if (!isForFork(row)) continue;
+    out.set(row.id, await maintainerPush(db, row, extras));
+  }
+  return out;
+}
+
+/** A merge request from another project (a deleted source project counts: it was a fork). */
+function isForFork(row: MergeRequestRow): boolean {
+  return row.source_project_id !== row.target_project_id;
+}
+
+async function maintainerPush(db: Conn, row: MergeRequestRow, extras: MergeRequestExtras): Promise<boolean | null> {
+  if (row.source_project_id === null) return false;
+  const target = extras.projects.get(row.target_project_id);
+  const source = extras.projects.get(row.source_project_id);
+  if (!target || !source || target.visibilityLevel <= PRIVATE || source.visibilityLevel <= PRIVATE) return false;
+  const sourceProject = await findProjectByIdOrPath(db, String(row.source_project_id));
+  if (!sourceProject || (await isProtected(db, sourceProject, row.source_branch))) return false;
+  return row.allow_maintainer_to_push === null ? null : !!row.allow_maintainer_to_push;
 }
 
 type PathRow = { id: number; path: string; full_path: string; visibility_level: number; jobs_enabled: boolean | number };

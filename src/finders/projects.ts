@@ -1,9 +1,102 @@
 // Finding projects: one by id or full path, and filtered lists of the visible ones.
 import type { Knex } from 'knex';
-import type { Conn } from '../store/db.js';
+import type { Conn, Db } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { OWNER, visibilityLevel, type Visibility } from '../policy/levels.js';
-import { authorizedProjectIds, whereVisibleProjects } from '../policy/projects.js';
+import { ACCESS_COLUMNS_SQL, accessBindings, accessOf, authorizedProjectIds, whereVisibleProjects, type AccessColumns, type ProjectAccess } from '../policy/projects.js';
+import { hotReader } from '../store/hot.js';
+import { countedUnder, PROJECT_LIST_TOPICS } from '../store/count_cache.js';
+import { emptyExtras, sharedGroupsOf, type ProjectExtras } from './project_extras.js';
+
+/** Every column of `namespaces` (the request query below names them; add new ones here). */
+const NAMESPACE_COLUMNS = ['id', 'kind', 'name', 'path', 'full_path', 'full_name', 'owner_id', 'parent_id', 'description',
+  'visibility_level', 'request_access_enabled', 'lfs_enabled', 'avatar_url', 'created_at', 'updated_at'] as const;
+
+/**
+ * The project of a request in one query: its row, its namespace, the caller's access levels
+ * (policy/projects.ts), and what its answer shows besides (the owner of a personal project,
+ * the forked-from project, whether it is shared with groups, the caller's membership of its
+ * group). `?`: the caller's id (4 times), then the id or the namespace path and project path.
+ */
+function requestProjectSql(where: string): string {
+  return `SELECT p.*, ${NAMESPACE_COLUMNS.map((c) => `n.${c} AS n_${c}`).join(', ')},
+    ${ACCESS_COLUMNS_SQL},
+    (SELECT m.access_level FROM members m WHERE m.source_type = 'group' AND m.source_id = p.namespace_id
+       AND m.user_id = ? AND m.requested_at IS NULL) AS acc_namespace,
+    EXISTS (SELECT 1 FROM project_group_links l WHERE l.project_id = p.id) AS has_links,
+    ou.id AS ou_id, ou.name AS ou_name, ou.username AS ou_username, ou.state AS ou_state, ou.avatar_url AS ou_avatar_url,
+    ou.email AS ou_email, ou.created_at AS ou_created_at,
+    fp.id AS fp_id, fp.description AS fp_description, fp.name AS fp_name, fp.path AS fp_path, fp.created_at AS fp_created_at,
+    fp.default_branch AS fp_default_branch, fp.tag_list AS fp_tag_list, fp.avatar_url AS fp_avatar_url, fp.star_count AS fp_star_count,
+    fp.forks_count AS fp_forks_count, fp.last_activity_at AS fp_last_activity_at, fn.full_path AS fn_full_path, fn.full_name AS fn_full_name
+  FROM projects p
+  JOIN namespaces n ON n.id = p.namespace_id
+  LEFT JOIN users ou ON n.kind = 'user' AND ou.id = n.owner_id
+  LEFT JOIN projects fp ON fp.id = p.forked_from_id
+  LEFT JOIN namespaces fn ON fn.id = fp.namespace_id
+  WHERE ${where} LIMIT 1`;
+}
+
+const BY_ID_SQL = requestProjectSql('p.id = ?');
+const BY_PATH_SQL = requestProjectSql('lower(n.full_path) = ? AND lower(p.path) = ?');
+
+export interface RequestProject {
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  /** What the project's own answer shows besides the row (GET /projects/:id needs no more queries). */
+  extras: ProjectExtras;
+}
+
+/**
+ * The project of `idOrPath` with the caller's access and its answer's extras, in one query
+ * outside any transaction (the request's first read; see store/hot.ts), or undefined.
+ */
+export async function findProjectForRequest(db: Db, user: UserRow | null, idOrPath: string): Promise<RequestProject | undefined> {
+  const who = accessBindings(user);
+  const id = user ? user.id : 0;
+  let row: Record<string, any> | undefined;
+  if (/^\d+$/.test(idOrPath)) {
+    const n = Number(idOrPath);
+    if (!Number.isSafeInteger(n)) return undefined;
+    row = await hotReader(db).first(BY_ID_SQL, [...who, id, n]);
+  } else {
+    const slash = idOrPath.lastIndexOf('/');
+    if (slash <= 0) return undefined;
+    row = await hotReader(db).first(BY_PATH_SQL, [...who, id, idOrPath.slice(0, slash).toLowerCase(), idOrPath.slice(slash + 1).toLowerCase()]);
+  }
+  if (!row) return undefined;
+  return requestProjectOf(db, user, row);
+}
+
+async function requestProjectOf(db: Db, user: UserRow | null, row: Record<string, any>): Promise<RequestProject> {
+  const namespace = {} as Record<string, unknown>;
+  for (const c of NAMESPACE_COLUMNS) namespace[c] = row[`n_${c}`];
+  const project = { namespace } as unknown as ProjectWithNamespace & Record<string, unknown>;
+  for (const key in row) {
+    if (!EXTRA_KEY.test(key)) project[key] = row[key];
+  }
+  const access = accessOf(user, project, row as AccessColumns);
+  const extras = emptyExtras();
+  if (row.ou_id !== null && row.ou_id !== undefined) {
+    extras.owners.set(row.ou_id, {
+      id: row.ou_id, name: row.ou_name, username: row.ou_username, state: row.ou_state, avatar_url: row.ou_avatar_url, email: row.ou_email, created_at: row.ou_created_at,
+    });
+  }
+  if (row.fp_id !== null && row.fp_id !== undefined) {
+    extras.forkedFrom.set(row.fp_id, {
+      id: row.fp_id, description: row.fp_description, name: row.fp_name, path: row.fp_path, created_at: row.fp_created_at,
+      default_branch: row.fp_default_branch, tag_list: row.fp_tag_list, avatar_url: row.fp_avatar_url, star_count: row.fp_star_count,
+      forks_count: row.fp_forks_count, last_activity_at: row.fp_last_activity_at, namespace: { full_path: row.fn_full_path, full_name: row.fn_full_name },
+    });
+  }
+  if (row.acc_direct !== null && row.acc_direct !== undefined) extras.projectAccess.set(project.id, Number(row.acc_direct));
+  if (row.acc_namespace !== null && row.acc_namespace !== undefined) extras.groupAccess.set(project.namespace_id, Number(row.acc_namespace));
+  if (row.has_links && Number(row.has_links) !== 0) extras.links = await sharedGroupsOf(db, [project.id]);
+  return { project, access, extras };
+}
+
+/** The columns of the request query that are not the project's own. */
+const EXTRA_KEY = /^(?:n_|ou_|fp_|fn_|acc_|has_links$)/;
 
 /** Digits are an id; anything else a URL-decoded full path (`group/sub/project`), case-insensitive. */
 export async function findProjectByIdOrPath(db: Conn, idOrPath: string): Promise<ProjectWithNamespace | undefined> {
@@ -23,6 +116,15 @@ export async function findProjectByIdOrPath(db: Conn, idOrPath: string): Promise
   if (!project) return undefined;
   const namespace: NamespaceRow = await db('namespaces').where({ id: project.namespace_id }).first();
   return { ...project, namespace };
+}
+
+/** Loads the namespaces of project rows (one query). */
+export async function withNamespaces(db: Conn, rows: ProjectRow[]): Promise<ProjectWithNamespace[]> {
+  if (!rows.length) return [];
+  const ids = [...new Set(rows.map((r) => r.namespace_id))];
+  const namespaces: NamespaceRow[] = await db('namespaces').whereIn('id', ids);
+  const byId = new Map(namespaces.map((n) => [n.id, n]));
+  return rows.map((r) => ({ ...r, namespace: byId.get(r.namespace_id)! }));
 }
 
 export function fullPathOf(project: ProjectWithNamespace): string {
@@ -110,6 +212,7 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
     );
   }
   // id breaks ties so that pages never overlap or skip rows created in the same millisecond.
+  countedUnder(q, PROJECT_LIST_TOPICS);
   return q.orderBy([
     { column: `projects.${f.orderBy}`, order: f.sort },
     ...(f.orderBy === 'id' ? [] : [{ column: 'projects.id', order: f.sort }]),

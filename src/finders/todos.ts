@@ -5,7 +5,8 @@
 // Only to-dos on projects and targets the user may read are listed (src/policy/todos.ts).
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import type { UserRow } from '../store/rows.js';
+import type { ProjectRow, UserRow } from '../store/rows.js';
+import type { IssueRow, MergeRequestRow } from '../store/issuable_rows.js';
 import { RecordNotFound } from '../store/domain_errors.js';
 import { TODO_ACTIONS, type TodoAction } from '../store/todo_actions.js';
 import { whereReadableTodos } from '../policy/todos.js';
@@ -52,4 +53,35 @@ export async function todosQuery(db: Conn, user: UserRow, f: TodoFilters): Promi
 
 export async function findTodo(db: Conn, user: UserRow, id: number): Promise<TodoRow | undefined> {
   return db('todos').where({ id, user_id: user.id }).first();
+}
+
+/** What a page of to-dos shows besides its rows: each kind loaded in one query. */
+export interface TodoTargets {
+  projects: ProjectRow[];
+  authors: Map<number, UserRow>;
+  issues: IssueRow[];
+  mergeRequests: MergeRequestRow[];
+  /** Bodies of the comments that raised to-dos, by note id. */
+  noteBodies: Map<number, string>;
+}
+
+export async function loadTodoTargets(db: Conn, todos: TodoRow[]): Promise<TodoTargets> {
+  const ids = (type: string) => [...new Set(todos.filter((t) => t.target_type === type).map((t) => t.target_id))];
+  const projectIds = [...new Set(todos.map((t) => t.project_id))];
+  const authorIds = [...new Set(todos.map((t) => t.author_id).filter((x): x is number => x !== null))];
+  const noteIds = [...new Set(todos.map((t) => t.note_id).filter((x): x is number => x !== null))];
+  const [projects, authors, issues, mergeRequests, notes] = await Promise.all([
+    projectIds.length ? (db('projects').whereIn('id', projectIds) as Promise<ProjectRow[]>) : [],
+    authorIds.length ? (db('users').whereIn('id', authorIds) as Promise<UserRow[]>) : [],
+    ids('Issue').length ? (db('issues').whereIn('id', ids('Issue')) as Promise<IssueRow[]>) : [],
+    ids('MergeRequest').length ? (db('merge_requests').whereIn('id', ids('MergeRequest')) as Promise<MergeRequestRow[]>) : [],
+    noteIds.length ? (db('notes').whereIn('id', noteIds).select('id', 'body') as Promise<{ id: number; body: string }[]>) : [],
+  ]);
+  return {
+    projects,
+    authors: new Map(authors.map((u) => [u.id, u])),
+    issues,
+    mergeRequests,
+    noteBodies: new Map(notes.map((n) => [n.id, n.body])),
+  };
 }

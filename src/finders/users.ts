@@ -121,3 +121,10 @@ export async function userCustomAttributes(db: Conn, userIds: number[]): Promise
   }
   return out;
 }
+
+/** The users of these ids, by id (one query). */
+export async function usersById(db: Conn, ids: (number | null)[]): Promise<Map<number, UserRow>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  const rows: UserRow[] = wanted.length ? await db('users').whereIn('id', wanted) : [];
+  return new Map(rows.map((u) => [u.id, u]));
+}

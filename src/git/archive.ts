@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import { TarArchive, ZipArchive, type Archiver } from 'archiver';
+import type { Archiver } from 'archiver';
 import { readBlob, readCommit, readTree } from './odb.js';
 
 export interface ArchiveFormat {
@@ -99,23 +99,25 @@ function coalesce(size = 1 << 20): Transform {
 /** The archive of a commit's tree under `<prefix>/`, as a stream of the format's bytes. */
 export function archiveStream(gitdir: string, commitOid: string, prefix: string, format: ArchiveFormat): Readable {
   const zip = format.ext === 'zip';
-  const archive: Archiver = zip ? new ZipArchive({ zlib: { level: 6 } }) : new TarArchive({});
   const out = new PassThrough();
   const fail = (err: Error) => out.destroy(err);
-  archive.on('error', fail);
-  let stream: Readable = archive;
-  if (format.ext === 'tar.gz') stream = archive.pipe(coalesce()).pipe(zlib.createGzip({ chunkSize: 256 * 1024 }));
-  if (format.ext === 'tar.bz2') {
-    const bzip2 = spawn('bzip2', ['-c', '-9'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    bzip2.on('error', fail);
-    bzip2.stdin.on('error', () => {}); // the client went away; bzip2 exits on its own
-    archive.pipe(coalesce(256 * 1024)).pipe(bzip2.stdin);
-    stream = bzip2.stdout;
-    out.on('close', () => bzip2.kill());
-  }
-  stream.on('error', fail);
-  stream.pipe(out);
   (async () => {
+    // archiver is loaded by the first archive, not at start (issue #12: start-up and idle memory).
+    const { TarArchive, ZipArchive } = await import('archiver');
+    const archive: Archiver = zip ? new ZipArchive({ zlib: { level: 6 } }) : new TarArchive({});
+    archive.on('error', fail);
+    let stream: Readable = archive;
+    if (format.ext === 'tar.gz') stream = archive.pipe(coalesce()).pipe(zlib.createGzip({ chunkSize: 256 * 1024 }));
+    if (format.ext === 'tar.bz2') {
+      const bzip2 = spawn('bzip2', ['-c', '-9'], { stdio: ['pipe', 'pipe', 'ignore'] });
+      bzip2.on('error', fail);
+      bzip2.stdin.on('error', () => {}); // the client went away; bzip2 exits on its own
+      archive.pipe(coalesce(256 * 1024)).pipe(bzip2.stdin);
+      stream = bzip2.stdout;
+      out.on('close', () => bzip2.kill());
+    }
+    stream.on('error', fail);
+    stream.pipe(out);
     const commit = await readCommit(gitdir, commitOid);
     const date = new Date(commit.committer.timestamp * 1000);
     archive.append(Buffer.alloc(0), { name: `${prefix}/`, type: 'directory', date, mode: zip ? 0o755 : 0o775 });

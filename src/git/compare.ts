@@ -2,7 +2,7 @@
 // (oldest first, so the last one is `to`), and the diff from the merge base of the two
 // (`git diff from...to`) or, when `straight`, from `from` itself.
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import git from './iso.js';
 import { cacheFor } from './cache.js';
 import { shallowCommits } from './odb.js';
 import { RepoReader, type CommitInfo } from './reader.js';

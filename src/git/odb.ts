@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import git from 'isomorphic-git';
+import git from './iso.js';
 import { cacheFor } from './cache.js';
 import { Lru } from './lru.js';
 import { splitIdentity } from './identity.js';

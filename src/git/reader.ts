@@ -1,7 +1,7 @@
 // Reading a bare repository: refs, commits, trees and blobs, through isomorphic-git with
 // the repository's shared object cache.
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import git from './iso.js';
 import { cacheFor } from './cache.js';
 import { Lru } from './lru.js';
 import { parseCommit, parseTree, tryRead } from './odb.js';

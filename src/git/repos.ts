@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import git from 'isomorphic-git';
+import git from './iso.js';
 import { readRef } from './refs.js';
 import { RepoLocks } from './lock.js';
 import { RepoJournal, syncDir } from './repo_journal.js';

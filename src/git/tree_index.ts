@@ -3,7 +3,7 @@
 // Directories are read lazily, so a write touches only the trees on its paths; `write`
 // hashes the changed trees bottom-up (empty directories disappear, as in git).
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import git from './iso.js';
 import { cacheFor } from './cache.js';
 import type { ObjectBatch } from './writer.js';
 

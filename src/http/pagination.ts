@@ -7,6 +7,9 @@ import qs from 'qs';
 import { coerceInteger } from './params.js';
 import { paramError } from './errors.js';
 import { pagingPlanOf, type Page } from '../store/paging.js';
+import { countCacheOf } from '../store/count_cache.js';
+import { hotRows } from '../store/hot.js';
+import { readEpochs } from '../store/cache_epochs.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -56,12 +59,31 @@ export function setPageHeaders(ctx: Koa.Context, page: Page, total: number): voi
   ctx.set('Link', links.join(', '));
 }
 
-function countOf(db: Knex, query: Knex.QueryBuilder): Promise<number> {
-  return db
-    .count({ n: '*' })
-    .from(query.clone().clearOrder().as('paged'))
-    .first()
-    .then((row) => Number((row as { n: number | string } | undefined)?.n ?? 0));
+/**
+ * The total of a list query, counted as a subquery; a query a finder marked (store/count_cache.ts)
+ * takes it from the cache while the tables it counts have not changed.
+ */
+async function countOf(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Promise<number> {
+  const count = db.count({ n: '*' }).from(query.clone().clearOrder().as('paged'));
+  const cache = countCacheOf(db, query);
+  const run = async () => {
+    const rows = await hotRows<{ n: number | string }>(db, count);
+    return Number(rows[0]?.n ?? 0);
+  };
+  if (!cache) return run();
+  const { sql, bindings } = count.toSQL();
+  const key = `${sql}\u0000${JSON.stringify(bindings)}`;
+  const state = ctx.state as { epochs?: Promise<Map<string, number>> };
+  const epochs = await (state.epochs ??= readEpochs(db)); // as http/request_settings.ts's requestEpochs
+  const hit = cache.peek(key, epochs);
+  if (hit !== undefined) return hit;
+  const total = await run();
+  cache.set(key, epochs, total);
+  return total;
+}
+
+function isBuilder(x: unknown): x is Knex.QueryBuilder {
+  return typeof (x as { toSQL?: unknown } | null)?.toSQL === 'function';
 }
 
 /**
@@ -73,12 +95,14 @@ export async function paginate<T>(ctx: Koa.Context, db: Knex, query: Knex.QueryB
   const page = pageOf(ctx);
   const plan = pagingPlanOf(query);
   if (plan) {
-    const total = await countOf(db, query);
-    const rows = total > page.offset ? await plan.page(query, page, total) : [];
+    const total = await countOf(ctx, db, query);
+    // A plan's page is a query builder (run here, on the hot reader) or a promise of rows.
+    const planned = total > page.offset ? plan.page(query, page, total) : [];
+    const rows = isBuilder(planned) ? await hotRows(db, planned) : await planned;
     setPageHeaders(ctx, page, total);
     return rows as T[];
   }
-  const [total, rows] = await Promise.all([countOf(db, query), query.clone().limit(page.perPage).offset(page.offset)]);
+  const [total, rows] = await Promise.all([countOf(ctx, db, query), hotRows<T>(db, query.clone().limit(page.perPage).offset(page.offset))]);
   setPageHeaders(ctx, page, total);
   return rows as T[];
 }

@@ -8,14 +8,14 @@ import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { readEpochs } from '../store/cache_epochs.js';
 import { settingsOf } from '../services/application_settings.js';
 
-/** The request's reading of the cache epochs (read at most once per request). */
-export async function requestEpochs(ctx: Koa.Context, deps: Deps): Promise<Map<string, number>> {
-  let epochs = ctx.state.epochs as Map<string, number> | undefined;
-  if (!epochs) {
-    epochs = await readEpochs(deps.db);
-    ctx.state.epochs = epochs;
-  }
-  return epochs;
+/**
+ * The request's reading of the cache epochs, read at most once per request (callers that ask
+ * at the same time share the one query). Read before anything is loaded, so that a value
+ * loaded after it is never stamped with a newer epoch than the one it was read under.
+ */
+export function requestEpochs(ctx: Koa.Context, deps: Deps): Promise<Map<string, number>> {
+  const state = ctx.state as { epochs?: Promise<Map<string, number>> };
+  return (state.epochs ??= readEpochs(deps.db));
 }
 
 export async function requestSettings(ctx: Koa.Context, deps: Deps): Promise<ApplicationSettings> {

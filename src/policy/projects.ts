@@ -67,35 +67,53 @@ export function whereVisibleProjects(q: Knex.QueryBuilder, db: Conn, user: UserR
   });
 }
 
-export async function projectAccess(db: Conn, user: UserRow | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
+/**
+ * The caller's three access levels on the project aliased `p`, as columns `acc_direct`,
+ * `acc_group` and `acc_share` of one query (each `?` is the user's id, three of them; 0 for
+ * nobody): a project membership; the highest membership of the project's group or its
+ * ancestors; a membership of a group the project is shared with (or of one of its ancestors),
+ * capped by the share's level. Access requests (requested_at) grant nothing.
+ */
+export const ACCESS_COLUMNS_SQL = `
+  (SELECT m.access_level FROM members m
+     WHERE m.source_type = 'project' AND m.source_id = p.id AND m.user_id = ? AND m.requested_at IS NULL) AS acc_direct,
+  (SELECT MAX(m.access_level) FROM members m JOIN namespace_ancestors a ON a.ancestor_id = m.source_id
+     WHERE m.source_type = 'group' AND m.user_id = ? AND a.namespace_id = p.namespace_id AND m.requested_at IS NULL) AS acc_group,
+  (SELECT MAX(CASE WHEN m.access_level < l.group_access THEN m.access_level ELSE l.group_access END)
+     FROM project_group_links l JOIN namespace_ancestors a ON a.namespace_id = l.group_id
+     JOIN members m ON m.source_id = a.ancestor_id AND m.source_type = 'group'
+     WHERE l.project_id = p.id AND m.user_id = ? AND m.requested_at IS NULL) AS acc_share`;
+
+/** The bindings of ACCESS_COLUMNS_SQL for `user`. */
+export function accessBindings(user: UserRow | null): number[] {
+  const id = user ? user.id : 0;
+  return [id, id, id];
+}
+
+export interface AccessColumns {
+  acc_direct: number | null;
+  acc_group: number | null;
+  acc_share: number | null;
+}
+
+/** The ProjectAccess of the ACCESS_COLUMNS_SQL columns of a row. */
+export function accessOf(user: UserRow | null, project: ProjectWithNamespace, row: AccessColumns): ProjectAccess {
   if (!user) return { projectLevel: null, groupLevel: null, owner: false };
-  const [direct, groupRow, shareRow] = await Promise.all([
-    db('members')
-      .where({ source_type: 'project', source_id: project.id, user_id: user.id })
-      .whereNull('requested_at')
-      .first('access_level'),
-    db('members as m')
-      .join('namespace_ancestors as a', 'a.ancestor_id', 'm.source_id')
-      .where({ 'm.source_type': 'group', 'm.user_id': user.id, 'a.namespace_id': project.namespace_id })
-      .whereNull('m.requested_at')
-      .max({ level: 'm.access_level' })
-      .first(),
-    db('project_group_links as l')
-      .join('namespace_ancestors as a', 'a.namespace_id', 'l.group_id')
-      .join('members as m', function () {
-        this.on('m.source_id', '=', 'a.ancestor_id').andOnVal('m.source_type', '=', 'group');
-      })
-      .where({ 'l.project_id': project.id, 'm.user_id': user.id })
-      .whereNull('m.requested_at')
-      .max({ level: db.raw('CASE WHEN m.access_level < l.group_access THEN m.access_level ELSE l.group_access END') })
-      .first(),
-  ]);
-  const groupLevel = project.namespace.kind === 'group' ? ((groupRow as { level: number | null } | undefined)?.level ?? null) : null;
-  const levels = [direct?.access_level as number | undefined, (shareRow as { level: number | null } | undefined)?.level ?? undefined]
-    .filter((l): l is number => typeof l === 'number');
-  const projectLevel = levels.length ? Math.max(...levels) : null;
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const direct = num(row.acc_direct);
+  const share = num(row.acc_share);
+  const groupLevel = project.namespace.kind === 'group' ? num(row.acc_group) : null;
+  const projectLevel = direct === null ? share : share === null ? direct : Math.max(direct, share);
   const owner = project.namespace.kind === 'user' ? project.namespace.owner_id === user.id : groupLevel === OWNER;
   return { projectLevel, groupLevel, owner };
+}
+
+/** The user's access to a project (one query; works inside a transaction too). */
+export async function projectAccess(db: Conn, user: UserRow | null, project: ProjectWithNamespace): Promise<ProjectAccess> {
+  if (!user) return { projectLevel: null, groupLevel: null, owner: false };
+  const result = await db.raw(`SELECT ${ACCESS_COLUMNS_SQL} FROM projects p WHERE p.id = ?`, [...accessBindings(user), project.id]);
+  const rows = (Array.isArray(result) ? result : result.rows) as AccessColumns[];
+  return accessOf(user, project, rows[0] ?? { acc_direct: null, acc_group: null, acc_share: null });
 }
 
 /** The highest level the user holds on the project, counting ownership as OWNER. */

@@ -37,7 +37,7 @@ function copiedTable(name: string): boolean {
  * Tables a migration fills with their starting rows (the settings row, the job counters): a
  * freshly migrated target has them, and the source's rows replace them.
  */
-const SEEDED_BY_MIGRATIONS = new Set(['application_settings', 'job_stats']);
+const SEEDED_BY_MIGRATIONS = new Set(['application_settings', 'job_stats', 'cache_epochs']);
 
 interface Column {
   name: string;
@@ -193,6 +193,9 @@ export async function copySqliteToPostgres(from: string, to: string, progress: C
         for (const t of tables) plan.push({ name: t, rows: await countRows(source, t) });
         progress.start(plan);
         for (const t of tables) await copyTable(source, tx, t, progress);
+        // The counter triggers (migration 000025) counted the copied forks and issues on top
+        // of the copied counts: count again from the rows.
+        await recountProjectCounters(tx);
         for (const { name, rows } of plan) counts.push({ table: name, source: rows, target: await countRows(tx, name) });
       } finally {
         await source.raw('COMMIT');
@@ -205,4 +208,12 @@ export async function copySqliteToPostgres(from: string, to: string, progress: C
     await source.destroy();
     await target.destroy();
   }
+}
+
+/** `projects.forks_count` and `open_issues_count` counted from the rows (migration 000025 keeps them). */
+export async function recountProjectCounters(db: Db | Tx): Promise<void> {
+  await db('projects').update({
+    forks_count: db('projects as f').count('*').whereRaw('f.forked_from_id = projects.id'),
+    open_issues_count: db('issues as i').count('*').whereRaw('i.project_id = projects.id').where({ 'i.state': 'opened', 'i.confidential': false }),
+  });
 }

@@ -96,6 +96,10 @@ export interface ProjectRow {
   runners_token: string;
   avatar_url: string | null;
   star_count: number;
+  /** Direct forks, kept by triggers (migration 000025). */
+  forks_count: number;
+  /** Open non-confidential issues, kept by triggers (migration 000025). */
+  open_issues_count: number;
   forked_from_id: number | null;
   created_at: string;
   updated_at: string;

@@ -49,7 +49,10 @@ export class ChildServer {
     return path.join(this.dir, 'db', 'wharf.sqlite3');
   }
 
-  /** Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. */
+  /**
+   * Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. One
+   * process unless `env` sets WHARF_WORKERS.
+   */
   static async start(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -64,6 +67,7 @@ export class ChildServer {
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
         WHARF_SSH_PORT: '0',
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
+        WHARF_WORKERS: '1',
         // Background jobs run only where a test asks (WHARF_JOB_CONCURRENCY in `env`): a
         // housekeeping repack set off by a test's commits would otherwise prune loose objects
         // while the test's `git fsck` lists them.

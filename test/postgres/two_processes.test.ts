@@ -109,7 +109,8 @@ describe('Two Wharf processes on one PostgreSQL database', function () {
     reposDir = path.join(dir, 'repos');
     database = await createTestDatabase(dir);
     // Both start together on the empty database: one creates root and its token, both serve.
-    const env = { WHARF_DB: database.target, WHARF_REPOS: reposDir };
+    // No SSH: two servers cannot both listen on its default port.
+    const env = { WHARF_DB: database.target, WHARF_REPOS: reposDir, WHARF_SSH_PORT: '0' };
     await Promise.all([a.start(env), b.start(env)]);
     await Promise.all([a.ready(), b.ready()]);
   });
