@@ -4,12 +4,17 @@ import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { OWNER, visibilityLevel, type Visibility } from '../policy/levels.js';
 import { authorizedProjectIds, whereVisibleProjects } from '../policy/projects.js';
+import { storableId, storableText } from '../store/stored_values.js';
+
 
 /** Digits are an id; anything else a URL-decoded full path (`group/sub/project`), case-insensitive. */
 export async function findProjectByIdOrPath(db: Conn, idOrPath: string): Promise<ProjectWithNamespace | undefined> {
   let project: ProjectRow | undefined;
+  if (!storableText(idOrPath)) return undefined;
   if (/^\d+$/.test(idOrPath)) {
-    project = await db('projects').where({ id: Number(idOrPath) }).first();
+    const id = storableId(idOrPath);
+    if (id === null) return undefined;
+    project = await db('projects').where({ id }).first();
   } else {
     const slash = idOrPath.lastIndexOf('/');
     if (slash <= 0) return undefined;
@@ -76,7 +81,8 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
   if (f.forkedFromId !== undefined) q.where('projects.forked_from_id', f.forkedFromId);
   if (!f.archived) q.where('projects.archived', false);
   if (f.visibility) q.where('projects.visibility_level', visibilityLevel(f.visibility));
-  if (f.search) {
+  if (f.search && !storableText(f.search)) q.whereRaw('1 = 0'); // no name holds a NUL (fuzzy.ts)
+  else if (f.search) {
     const pattern = containsPattern(f.search);
     q.where((w) =>
       w
