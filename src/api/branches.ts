@@ -58,7 +58,7 @@ export const branchRoutes: Route[] = [
     auth: 'anonymous',
     load: 'project',
     ability: 'download_code',
-    params: { search: p.string() },
+    params: { search: p.anyString() },
     summary: "List a repository's branches",
     response: { ...BRANCH, list: true },
     handler: async ({ ctx, deps, project, params: { search } }) => {

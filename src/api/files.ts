@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
 import { route, type Route } from './route.js';
-import { p, coerceBoolean, coerceString, Param } from '../http/params.js';
+import { p, coerceBoolean, coerceAnyString, coerceString, Param } from '../http/params.js';
 import { paramError } from '../http/errors.js';
 import { commitFiles, fileContent, type CommitRequest, type FileAction } from '../services/repository_writes.js';
 import { fullPathOf } from '../finders/projects.js';
@@ -32,7 +32,7 @@ const common = {
 
 const withContent = {
   ...common,
-  content: p.string().required(),
+  content: p.anyString().required(), // file bytes may hold NUL: they go to git
   // GitLab 10.8 knew only `base64`; `text` (the default) is accepted too, as later versions do.
   encoding: p.string().values(['text', 'base64']),
   last_commit_id: p.string(),
@@ -72,7 +72,7 @@ function parseActions(raw: unknown): CommitRequest['actions'] {
       const value = a[key];
       if (value === undefined || value === null) return undefined;
       try {
-        return coerceString(value);
+        return key === 'content' ? coerceAnyString(value) : coerceString(value); // file bytes may hold NUL
       } catch {
         throw paramError(`actions[${i}][${key}] is invalid`);
       }

@@ -30,7 +30,7 @@ const listSchema = {
   statistics: p.boolean().default(false),
   skip_groups: p.array(p.integer()),
   all_available: p.boolean(),
-  search: p.string(),
+  search: p.anyString(),
   owned: p.boolean().default(false),
   order_by: p.string().values(['name', 'path']).default('name'),
   sort: p.string().values(['asc', 'desc']).default('asc'),

@@ -18,7 +18,7 @@ export const SHARED_LIST_PARAMS = {
   author_id: p.integer(),
   assignee_id: p.integer(),
   my_reaction_emoji: p.string(),
-  search: p.string(),
+  search: p.anyString(),
 } satisfies Schema;
 
 type SharedValues = ReturnType<typeof parseValues<typeof SHARED_LIST_PARAMS>> & { iids?: number[] | null };

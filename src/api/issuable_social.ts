@@ -22,6 +22,7 @@ import { parseDuration, setTimeEstimate, spendTime, timeStatsEntity } from '../s
 import { loadIssueExtras } from '../finders/issues.js';
 import { issueEntity } from '../entities/issue.js';
 import { presentMergeRequests } from './present_merge_requests.js';
+import { storableId } from '../store/stored_values.js';
 
 const TIME_STATS = { schema: 'IssuableTimeStats' } as const;
 
@@ -73,8 +74,9 @@ function subscriptionRoute(kind: NoteableKind, wanted: boolean): Route {
     summary: `${wanted ? 'Subscribe to' : 'Unsubscribe from'} ${kind === 'issues' ? 'an issue' : 'a merge request'} (by iid)`,
     response: { schema: kind === 'issues' ? 'Issue' : 'MergeRequest' },
     handler: async ({ deps, user, loaded, path }) => {
-      if (!/^\d{1,15}$/.test(path.subscribable_id)) throw recordNotFound();
-      const noteable = await resolve(deps, loaded, kind, Number(path.subscribable_id));
+      const iid = storableId(path.subscribable_id);
+      if (iid === null) throw recordNotFound();
+      const noteable = await resolve(deps, loaded, kind, iid);
       // 10.8 asks read_issue of an issue, update_merge_request of a merge request.
       const allowed = noteable.subject.kind === 'issue' ? can(user, noteable.subject, 'read_issue') : can(user, noteable.subject, 'update_merge_request');
       if (!allowed) throw forbidden();

@@ -15,6 +15,7 @@ import { loadIssueExtras } from '../finders/issues.js';
 import { issueBasic } from '../entities/issue.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
 import { presentMergeRequestList } from './present_merge_requests.js';
+import { storableId } from '../store/stored_values.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */
 const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));
@@ -36,7 +37,7 @@ export const milestoneRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'read_milestone',
-    params: { state: p.string().values(MILESTONE_STATES).default('all'), iids: p.array(p.integer()), search: p.string() },
+    params: { state: p.string().values(MILESTONE_STATES).default('all'), iids: p.array(p.integer()), search: p.anyString() },
     summary: "List a project's milestones",
     response: { ...MILESTONE, list: true },
     handler: async ({ ctx, deps, project, params: v }) => {
@@ -105,8 +106,9 @@ export const milestoneRoutes: Route[] = [
     ability: 'admin_milestone',
     summary: 'Delete a milestone',
     handler: async ({ deps, project, path }) => {
-      if (!/^\d{1,15}$/.test(path.milestone_id)) throw recordNotFound();
-      await deleteMilestone(deps.db, await milestoneOr404(deps.db, project.id, Number(path.milestone_id)));
+      const milestoneId = storableId(path.milestone_id);
+      if (milestoneId === null) throw recordNotFound();
+      await deleteMilestone(deps.db, await milestoneOr404(deps.db, project.id, milestoneId));
     },
   }),
 

@@ -13,7 +13,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { currentUser, requireAdmin, requireUser } from '../http/auth.js';
-import { forbidden, notFound, unauthorized } from '../http/errors.js';
+import { forbidden, notFound, paramError, unauthorized } from '../http/errors.js';
 import { parseValues, rawParams } from '../http/params.js';
 import { findUserById } from '../finders/users.js';
 import { can, type Ability } from '../policy/can.js';
@@ -65,6 +65,18 @@ async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null
   }
 }
 
+/**
+ * Step 4 for the path of a route on a loaded subject: a NUL in a path parameter other than
+ * `:id` (a branch, a key, a file path of the project, group or user) names nothing git or the
+ * database can hold: 400 "<name> is invalid", as a declared string parameter answers
+ * (http/params.ts), on either engine.
+ */
+function refuseNulInPath(ctx: Koa.Context): void {
+  for (const [name, value] of Object.entries(ctx.params as Record<string, string>)) {
+    if (name !== 'id' && typeof value === 'string' && value.includes('\u0000')) throw paramError(`${name} is invalid`);
+  }
+}
+
 function handlerOf(deps: Deps, r: Route): Koa.Middleware {
   const status = statusOf(r);
   return async (ctx, next) => {
@@ -75,6 +87,7 @@ function handlerOf(deps: Deps, r: Route): Koa.Middleware {
       if (!loaded.can(ability)) throw user ? forbidden() : unauthorized();
     };
     if (r.ability) authorize(r.ability);
+    if (r.load) refuseNulInPath(ctx);
     const params = r.params ? parseValues({ ...rawParams(ctx), ...ctx.params }, r.params, r.rules) : {};
     const req = { ctx, deps, user, params, path: ctx.params, authorize, can: loaded.can, ...loaded.part };
     const result = await r.handler(req as unknown as RouteRequest<'anonymous', undefined, {}>);

@@ -28,7 +28,7 @@ export const namespaceRoutes: Route[] = [
     method: 'GET',
     path: '/namespaces',
     auth: 'user',
-    params: { search: p.string(), page: p.integer(), per_page: p.integer() },
+    params: { search: p.anyString(), page: p.integer(), per_page: p.integer() },
     summary: "List the user's namespaces (every namespace for admins)",
     response: { ...NAMESPACE, list: true },
     handler: async ({ ctx, deps, user, params: v }) =>

@@ -53,7 +53,7 @@ export const listSchema = {
   visibility: p.string().values(VISIBILITIES),
   order_by: p.string().values(PROJECT_ORDERS).default('created_at'),
   sort: p.string().values(['asc', 'desc']).default('desc'),
-  search: p.string(),
+  search: p.anyString(),
   simple: p.boolean().default(false),
   owned: p.boolean().default(false),
   membership: p.boolean().default(false),

@@ -18,6 +18,7 @@ import { presentProject } from './present_projects.js';
 import { userBasic } from '../entities/user.js';
 import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
+import { storableId } from '../store/stored_values.js';
 
 const PROJECT = { schema: 'Project' } as const;
 
@@ -197,9 +198,8 @@ export const projectRoutes: Route[] = [
     ability: 'admin_project',
     summary: 'Stop sharing a project with a group',
     handler: async ({ deps, project, path }) => {
-      const removed = /^\d+$/.test(path.group_id)
-        ? await deps.db('project_group_links').where({ project_id: project.id, group_id: Number(path.group_id) }).delete()
-        : 0;
+      const groupId = storableId(path.group_id); // beyond the id range: no such link, on either engine
+      const removed = groupId !== null ? await deps.db('project_group_links').where({ project_id: project.id, group_id: groupId }).delete() : 0;
       if (!removed) throw notFound('Group Link');
     },
   }),
@@ -210,7 +210,7 @@ export const projectRoutes: Route[] = [
     path: '/projects/:id/users',
     auth: 'anonymous',
     load: 'project',
-    params: { search: p.string() },
+    params: { search: p.anyString() },
     summary: "List a project's members as users (search by name, username or email)",
     response: { schema: 'UserBasic', list: true },
     handler: async ({ ctx, deps, project, params: v }) => {

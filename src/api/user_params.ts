@@ -13,7 +13,7 @@ export const profileSchema = {
   twitter: p.string(),
   website_url: p.string(),
   organization: p.string(),
-  projects_limit: p.integer(),
+  projects_limit: p.wideInteger(), // the model answers a value beyond its range (user_validation.ts)
   // Accepted for compatibility; Wharf keeps no external identities.
   extern_uid: p.string(),
   provider: p.string(),
@@ -33,7 +33,7 @@ export const listSchema = {
   username: p.string(),
   extern_uid: p.string(),
   provider: p.string(),
-  search: p.string(),
+  search: p.anyString(),
   active: p.boolean().default(false),
   external: p.boolean().default(false),
   blocked: p.boolean().default(false),

@@ -24,8 +24,9 @@ export function fuzzyWords(query: string): string[] {
 
 const NUL = '\u0000';
 
+/** Whether the builder's engine is SQLite (its client name: 'pg' or 'postgres' on PostgreSQL). */
 function onSqlite(w: Knex.QueryBuilder): boolean {
-  return (w as unknown as { client: { config: { client: unknown } } }).client.config.client !== 'pg';
+  return (w as unknown as { client: { dialect: string } }).client.dialect === 'sqlite3';
 }
 
 function escapeLike(s: string): string {

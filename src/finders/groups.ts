@@ -8,11 +8,16 @@ import { withNamespaces } from './projects.js';
 import { orFuzzyMatch } from './fuzzy.js';
 import type { GroupStatistics } from '../store/extras.js';
 export type { GroupStatistics } from '../store/extras.js';
+import { storableId, storableText } from '../store/stored_values.js';
 
 /** Digits are an id; anything else a URL-decoded full path, case-insensitive. */
 export async function findGroupByIdOrPath(db: Conn, idOrPath: string): Promise<NamespaceRow | undefined> {
+  if (!storableText(idOrPath)) return undefined;
   const q = db('namespaces').where({ kind: 'group' });
-  if (/^\d+$/.test(idOrPath)) return q.where({ id: Number(idOrPath) }).first();
+  if (/^\d+$/.test(idOrPath)) {
+    const id = storableId(idOrPath);
+    return id === null ? undefined : q.where({ id }).first();
+  }
   return q.whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
 }
 

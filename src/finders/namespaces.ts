@@ -5,12 +5,14 @@ import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { whereListedNamespaces } from '../policy/namespaces.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
+import { storableId, storableText } from '../store/stored_values.js';
 
 /** Digits are an id; anything else a URL-decoded full path, case-insensitive. */
 export async function findNamespaceByIdOrPath(db: Conn, idOrPath: string): Promise<NamespaceRow | undefined> {
+  if (!storableText(idOrPath)) return undefined;
   if (/^\d+$/.test(idOrPath)) {
-    const id = Number(idOrPath);
-    return Number.isSafeInteger(id) ? db('namespaces').where({ id }).first() : undefined;
+    const id = storableId(idOrPath);
+    return id !== null ? db('namespaces').where({ id }).first() : undefined;
   }
   return db('namespaces').whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
 }

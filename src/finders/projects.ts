@@ -6,6 +6,7 @@ import { OWNER, visibilityLevel, type Visibility } from '../policy/levels.js';
 import { ACCESS_COLUMNS_SQL, accessBindings, accessOf, authorizedProjectIds, whereVisibleProjects, type AccessColumns, type ProjectAccess } from '../policy/projects.js';
 import { hotReader } from '../store/hot.js';
 import { countedUnder, PROJECT_LIST_TOPICS } from '../store/count_cache.js';
+import { storableId, storableText } from '../store/stored_values.js';
 import { emptyExtras, sharedGroupsOf, type ProjectExtras } from './project_extras.js';
 
 /** Every column of `namespaces` (the request query below names them; add new ones here). */
@@ -55,9 +56,10 @@ export async function findProjectForRequest(db: Db, user: UserRow | null, idOrPa
   const who = accessBindings(user);
   const id = user ? user.id : 0;
   let row: Record<string, any> | undefined;
+  if (!storableText(idOrPath)) return undefined;
   if (/^\d+$/.test(idOrPath)) {
-    const n = Number(idOrPath);
-    if (!Number.isSafeInteger(n)) return undefined;
+    const n = storableId(idOrPath);
+    if (n === null) return undefined;
     row = await hotReader(db).first(BY_ID_SQL, [...who, id, n]);
   } else {
     const slash = idOrPath.lastIndexOf('/');
@@ -101,8 +103,11 @@ const EXTRA_KEY = /^(?:n_|ou_|fp_|fn_|acc_|has_links$)/;
 /** Digits are an id; anything else a URL-decoded full path (`group/sub/project`), case-insensitive. */
 export async function findProjectByIdOrPath(db: Conn, idOrPath: string): Promise<ProjectWithNamespace | undefined> {
   let project: ProjectRow | undefined;
+  if (!storableText(idOrPath)) return undefined;
   if (/^\d+$/.test(idOrPath)) {
-    project = await db('projects').where({ id: Number(idOrPath) }).first();
+    const id = storableId(idOrPath);
+    if (id === null) return undefined;
+    project = await db('projects').where({ id }).first();
   } else {
     const slash = idOrPath.lastIndexOf('/');
     if (slash <= 0) return undefined;
@@ -178,7 +183,8 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
   if (f.forkedFromId !== undefined) q.where('projects.forked_from_id', f.forkedFromId);
   if (!f.archived) q.where('projects.archived', false);
   if (f.visibility) q.where('projects.visibility_level', visibilityLevel(f.visibility));
-  if (f.search) {
+  if (f.search && !storableText(f.search)) q.whereRaw('1 = 0'); // no name holds a NUL (fuzzy.ts)
+  else if (f.search) {
     const pattern = containsPattern(f.search);
     q.where((w) =>
       w

@@ -11,6 +11,7 @@ import { RecordNotFound } from '../store/domain_errors.js';
 import { TODO_ACTIONS, type TodoAction } from '../store/todo_actions.js';
 import { whereReadableTodos } from '../policy/todos.js';
 import type { TodoRow } from '../store/activity_rows.js';
+import { storableId } from '../store/stored_values.js';
 
 export interface TodoFilters {
   action?: string;
@@ -35,7 +36,8 @@ export async function todosQuery(db: Conn, user: UserRow, f: TodoFilters): Promi
   if (f.authorId !== undefined && f.authorId !== '') {
     if (f.authorId === '0') q.whereNull('t.author_id');
     else {
-      const author = DIGITS.test(f.authorId) ? await db('users').where({ id: Number(f.authorId) }).first('id') : undefined;
+      const authorId = storableId(f.authorId);
+      const author = authorId !== null ? await db('users').where({ id: authorId }).first('id') : undefined;
       if (!author) throw new RecordNotFound();
       q.where('t.author_id', author.id);
     }
@@ -43,7 +45,8 @@ export async function todosQuery(db: Conn, user: UserRow, f: TodoFilters): Promi
   q.where('t.state', f.state === 'done' ? 'done' : 'pending');
   if (f.type === 'Issue' || f.type === 'MergeRequest') q.where('t.target_type', f.type);
   if (f.projectId !== undefined && f.projectId !== '') {
-    const project = DIGITS.test(f.projectId) ? await db('projects').where({ id: Number(f.projectId) }).first('id') : undefined;
+    const projectId = storableId(f.projectId);
+    const project = projectId !== null ? await db('projects').where({ id: projectId }).first('id') : undefined;
     if (!project) throw new RecordNotFound();
     q.where('t.project_id', project.id);
   }

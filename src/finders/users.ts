@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
+import { storableId, storableText } from '../store/stored_values.js';
 
 /** Digits are an id; anything else a username (case-insensitive). */
 export async function findUserByIdOrUsername(db: Conn, idOrUsername: string): Promise<UserRow | undefined> {
@@ -11,13 +12,14 @@ export async function findUserByIdOrUsername(db: Conn, idOrUsername: string): Pr
 }
 
 export async function findUserByUsername(db: Conn, username: string): Promise<UserRow | undefined> {
+  if (!storableText(username)) return undefined;
   return db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
 }
 
 /** By id given as digits; ids too large to be one are simply not found. */
 export async function findUserById(db: Conn, id: string | number): Promise<UserRow | undefined> {
-  const n = Number(id);
-  if (!Number.isSafeInteger(n)) return undefined;
+  const n = storableId(id);
+  if (n === null) return undefined;
   return db('users').where({ id: n }).first();
 }
 
@@ -56,7 +58,7 @@ export function usersQuery(db: Conn, f: UserFilters): Knex.QueryBuilder {
     q.where((w) => {
       orFuzzyMatch(w, 'users.name', search);
       orFuzzyMatch(w, 'users.username', search);
-      w.orWhereRaw('lower(users.email) = ?', [search]);
+      if (storableText(search)) w.orWhereRaw('lower(users.email) = ?', [search]); // else no e-mail is equal
     });
   }
   if (f.blocked) q.where('users.state', 'blocked');

@@ -16,6 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import git from './iso.js';
 import { cacheFor } from './cache.js';
+import { retryPackRace } from './pack_race.js';
 import { Lru } from './lru.js';
 import { splitIdentity } from './identity.js';
 
@@ -205,6 +206,9 @@ class Pack {
   }
 }
 
+/** Times one read lists the packs again while they keep changing under it. */
+const RESCANS = 4;
+
 export class ObjectStore {
   private packs: Pack[] = [];
   private listing = '';
@@ -294,11 +298,14 @@ export class ObjectStore {
     if (oid === EMPTY_TREE) return { type: 'tree', data: Buffer.alloc(0) };
     if (!/^[0-9a-f]{40}$/.test(oid)) return null;
     const key = Buffer.from(oid, 'hex');
-    const found = this.readPacked(key) ?? this.readLoose(oid);
-    if (found) return found;
-    if (this.rescan()) {
-      const again = this.readPacked(key);
-      if (again) return again;
+    // A repack beside us (housekeeping, or git after a push) moves objects from loose files
+    // and old packs into a new pack, which it writes before deleting anything: an object
+    // missed here is looked for again in the packs listed afresh, then loose again (a pack
+    // listed may itself be gone before it is opened). Packs already open stay readable.
+    for (let pass = 0; pass < RESCANS; pass++) {
+      const found = this.readPacked(key) ?? this.readLoose(oid);
+      if (found) return found;
+      if (!this.rescan()) break;
     }
     if (depth < 5) {
       for (const alt of this.alternateStores()) {
@@ -430,7 +437,7 @@ export function parseCommit(data: Buffer): ParsedCommit {
 export async function readBlob(gitdir: string, oid: string): Promise<Buffer> {
   const raw = tryRead(gitdir, oid);
   if (raw?.type === 'blob') return raw.data;
-  const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) });
+  const { blob } = await retryPackRace(() => git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) }));
   return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
 }
 
@@ -438,7 +445,7 @@ export async function readBlob(gitdir: string, oid: string): Promise<Buffer> {
 export async function readCommit(gitdir: string, oid: string): Promise<ParsedCommit> {
   const raw = tryRead(gitdir, oid);
   if (raw?.type === 'commit') return parseCommit(raw.data);
-  return (await git.readCommit({ fs, gitdir, oid, cache: cacheFor(gitdir) })).commit as ParsedCommit;
+  return (await retryPackRace(() => git.readCommit({ fs, gitdir, oid, cache: cacheFor(gitdir) }))).commit as ParsedCommit;
 }
 
 // Parsed trees by id; immutable, so shared by every repository. Weighed by entry count.
@@ -459,7 +466,7 @@ export async function readTree(gitdir: string, oid: string): Promise<ParsedTreeE
     }
   }
   if (!entries) {
-    const { tree } = await git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) });
+    const { tree } = await retryPackRace(() => git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) }));
     entries = tree.map((e) => ({ name: e.path, oid: e.oid, type: e.type, mode: e.mode }));
   }
   parsedTrees.set(oid, entries);

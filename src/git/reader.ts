@@ -2,10 +2,13 @@
 // the repository's shared object cache.
 import fs from 'node:fs';
 import git from './iso.js';
+import path from 'node:path';
 import { cacheFor } from './cache.js';
+import { retryPackRace } from './pack_race.js';
 import { Lru } from './lru.js';
 import { parseCommit, parseTree, tryRead } from './odb.js';
 import { isValidFullRef } from './ref_names.js';
+import { listRefValues, readRef } from './refs.js';
 import { MAX_REVISION_BYTES, parseRevision } from './revision.js';
 
 export interface TreeEntry {
@@ -84,7 +87,7 @@ export class RepoReader {
   }
 
   async tags(): Promise<string[]> {
-    return git.listTags({ fs, gitdir: this.gitdir });
+    return [...(await listRefValues(this.gitdir, 'refs/tags/')).keys()].sort(); // gc-safe order (refs.ts)
   }
 
   /**
@@ -111,7 +114,7 @@ export class RepoReader {
   private async resolveDirect(ref: string): Promise<string | null> {
     if (ref === 'HEAD') {
       try {
-        return await this.peelToCommit(await git.resolveRef({ fs, gitdir: this.gitdir, ref: 'HEAD' }));
+        return await this.peelToCommit(await this.resolveRef('HEAD'));
       } catch {
         return null;
       }
@@ -121,7 +124,7 @@ export class RepoReader {
     if (ref.startsWith('refs/')) candidates.unshift(ref);
     for (const candidate of candidates.filter(isValidFullRef)) {
       try {
-        const oid = await git.resolveRef({ fs, gitdir: this.gitdir, ref: candidate });
+        const oid = await this.resolveRef(candidate);
         return await this.peelToCommit(oid);
       } catch {
         // next candidate
@@ -129,13 +132,31 @@ export class RepoReader {
     }
     if (FULL_SHA.test(ref) || SHORT_SHA.test(ref)) {
       try {
-        const oid = FULL_SHA.test(ref) ? ref.toLowerCase() : await git.expandOid({ ...this.base, oid: ref.toLowerCase() });
+        const oid = FULL_SHA.test(ref) ? ref.toLowerCase() : await retryPackRace(() => git.expandOid({ ...this.base, oid: ref.toLowerCase() }));
         return await this.peelToCommit(oid);
       } catch {
         return null;
       }
     }
     return null;
+  }
+
+  /**
+   * The object a ref (or HEAD) names. Read loose file first, then packed-refs, as git reads
+   * them: `git pack-refs` (gc) writes packed-refs before it deletes the loose file, so this
+   * order never misses a ref, while isomorphic-git's (packed-refs first) can, when a gc runs
+   * between its two reads. isomorphic-git still resolves what this does not (symbolic refs
+   * other than HEAD) and throws for a ref that does not exist.
+   */
+  private async resolveRef(ref: string): Promise<string> {
+    let name = ref;
+    if (ref === 'HEAD') {
+      const head = await fs.promises.readFile(path.join(this.gitdir, 'HEAD'), 'utf8').catch(() => '');
+      const target = /^ref: (refs\/\S+)\s*$/.exec(head);
+      if (target) name = target[1];
+    }
+    const oid = name !== 'HEAD' ? await readRef(this.gitdir, name) : null;
+    return oid ?? git.resolveRef({ fs, gitdir: this.gitdir, ref });
   }
 
   private async peelToCommit(oid: string): Promise<string | null> {
@@ -149,7 +170,7 @@ export class RepoReader {
         current = target[1];
         continue;
       }
-      const obj = await git.readObject({ ...this.base, oid: current, format: 'parsed' });
+      const obj = await retryPackRace(() => git.readObject({ ...this.base, oid: current, format: 'parsed' }));
       if (obj.type === 'commit') return current;
       if (obj.type !== 'tag') return null;
       current = (obj.object as { object: string }).object;
@@ -166,7 +187,7 @@ export class RepoReader {
       commit = parseCommit(raw.data);
     } else {
       // Not in a pack this reader knows, or a tag to peel: isomorphic-git decides (and throws).
-      commit = (await git.readCommit({ ...this.base, oid })).commit;
+      commit = (await retryPackRace(() => git.readCommit({ ...this.base, oid }))).commit;
     }
     const info = { oid, parents: commit.parent, tree: commit.tree, message: commit.message, author: commit.author, committer: commit.committer };
     commitCache.set(oid, info);
@@ -193,7 +214,7 @@ export class RepoReader {
     }
     let obj;
     try {
-      obj = await git.readObject({ ...this.base, oid: treeOid, format: 'parsed' });
+      obj = await retryPackRace(() => git.readObject({ ...this.base, oid: treeOid, format: 'parsed' }));
     } catch {
       return null;
     }
@@ -227,7 +248,7 @@ export class RepoReader {
     if (FULL_SHA.test(sha)) return sha.toLowerCase();
     if (!SHORT_SHA.test(sha)) return null;
     try {
-      return await git.expandOid({ ...this.base, oid: sha.toLowerCase() });
+      return await retryPackRace(() => git.expandOid({ ...this.base, oid: sha.toLowerCase() }));
     } catch {
       return null;
     }
@@ -240,7 +261,7 @@ export class RepoReader {
     const raw = tryRead(this.gitdir, oid);
     if (raw) return raw.type === 'blob' ? { oid, content: raw.data } : null;
     try {
-      const obj = await git.readObject({ ...this.base, oid, format: 'content' });
+      const obj = await retryPackRace(() => git.readObject({ ...this.base, oid, format: 'content' }));
       if (obj.type !== 'blob') return null;
       return { oid, content: obj.object as Uint8Array };
     } catch {
@@ -255,13 +276,13 @@ export class RepoReader {
     for (const name of names) {
       let target: string;
       try {
-        target = await git.resolveRef({ fs, gitdir: this.gitdir, ref: `refs/tags/${name}` });
+        target = await this.resolveRef(`refs/tags/${name}`);
       } catch {
         continue;
       }
       let message: string | null = null;
       try {
-        const obj = await git.readObject({ ...this.base, oid: target, format: 'parsed' });
+        const obj = await retryPackRace(() => git.readObject({ ...this.base, oid: target, format: 'parsed' }));
         if (obj.type === 'tag') message = (obj.object as { message: string }).message.replace(/(\r\n|\n|\r)$/, '');
       } catch {
         continue;
@@ -282,7 +303,7 @@ export class RepoReader {
     const oids = new Set<string>();
     for (const ref of refs) {
       try {
-        const oid = await git.resolveRef({ fs, gitdir: this.gitdir, ref });
+        const oid = await this.resolveRef(ref);
         const commit = await this.peelToCommit(oid);
         if (commit) oids.add(commit);
       } catch {
@@ -325,7 +346,7 @@ export class RepoReader {
     const raw = tryRead(this.gitdir, oid);
     if (raw?.type === 'blob') return raw.data;
     try {
-      const { blob } = await git.readBlob({ ...this.base, oid });
+      const { blob } = await retryPackRace(() => git.readBlob({ ...this.base, oid }));
       return blob;
     } catch {
       return null;
@@ -342,7 +363,7 @@ export class RepoReader {
       return content ? { oid: entry.oid, content } : null;
     }
     try {
-      const { oid, blob } = await git.readBlob({ ...this.base, oid: commitOid, filepath: path });
+      const { oid, blob } = await retryPackRace(() => git.readBlob({ ...this.base, oid: commitOid, filepath: path }));
       return { oid, content: blob };
     } catch {
       return null;

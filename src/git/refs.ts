@@ -73,13 +73,15 @@ export async function readRef(gitdir: string, ref: string): Promise<string | nul
   return (await readPacked(gitdir)).refs.get(ref) ?? null;
 }
 
-/** Every branch with its head, loose refs winning over packed ones; lock files skipped. */
-export async function listBranchHeads(gitdir: string): Promise<Map<string, string>> {
+/**
+ * Every ref below `prefix` (`refs/heads/`, `refs/tags/`) with its value, by name without the
+ * prefix, loose refs winning over packed ones; lock files skipped. Loose refs are listed
+ * before packed-refs is read, as git does: `git pack-refs` writes packed-refs before deleting
+ * the loose files, so a ref packed meanwhile is in one or the other.
+ */
+export async function listRefValues(gitdir: string, prefix: 'refs/heads/' | 'refs/tags/'): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const [ref, oid] of (await readPacked(gitdir)).refs) {
-    if (ref.startsWith('refs/heads/')) out.set(ref.slice('refs/heads/'.length), oid);
-  }
-  const walk = async (dir: string, prefix: string): Promise<void> => {
+  const walk = async (dir: string, relative: string): Promise<void> => {
     let entries: fs.Dirent[];
     try {
       entries = await fs.promises.readdir(dir, { withFileTypes: true });
@@ -87,16 +89,25 @@ export async function listBranchHeads(gitdir: string): Promise<Map<string, strin
       return;
     }
     for (const e of entries) {
-      const name = prefix + e.name;
+      const name = relative + e.name;
       if (e.isDirectory()) await walk(path.join(dir, e.name), `${name}/`);
       else if (!e.name.endsWith('.lock')) {
-        const oid = await readLoose(gitdir, `refs/heads/${name}`);
+        const oid = await readLoose(gitdir, `${prefix}${name}`);
         if (oid) out.set(name, oid);
       }
     }
   };
-  await walk(path.join(gitdir, 'refs', 'heads'), '');
+  await walk(path.join(gitdir, prefix), '');
+  for (const [ref, oid] of (await readPacked(gitdir)).refs) {
+    const name = ref.slice(prefix.length);
+    if (ref.startsWith(prefix) && !out.has(name)) out.set(name, oid);
+  }
   return out;
+}
+
+/** Every branch with its head (listRefValues). */
+export function listBranchHeads(gitdir: string): Promise<Map<string, string>> {
+  return listRefValues(gitdir, 'refs/heads/');
 }
 
 /**
@@ -115,6 +126,9 @@ async function acquire(file: string): Promise<fs.promises.FileHandle> {
     }
   }
 }
+
+/** Times ref folders removed under a ref update (by a concurrent gc or push) are made again. */
+const REF_DIR_RETRIES = 10;
 
 /**
  * Makes the folders of `ref` inside `gitdir`, one level at a time and never `gitdir` itself:
@@ -158,28 +172,35 @@ async function withRefLock<T>(
   const refPath = refFile(gitdir, ref);
   if (!refPath) throw new InvalidRefError(`not a ref of this repository: ${JSON.stringify(ref)}`);
   const lockPath = `${refPath}.lock`;
-  await makeRefDirs(gitdir, ref);
-  let lock: fs.promises.FileHandle;
-  try {
-    lock = await acquire(lockPath);
-  } catch (err) {
-    await pruneEmptyDirs(gitdir, path.dirname(refPath));
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new RefMovedError(`${ref} is locked`);
-    throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+  let lock: fs.promises.FileHandle | null = null;
+  // `git pack-refs --prune` (housekeeping's gc) and pushes remove ref folders they emptied,
+  // possibly between our mkdir and the lock: make them again, a few times, as git does. A
+  // repository that is gone fails in makeRefDirs.
+  for (let attempt = 0; !lock; attempt++) {
+    await makeRefDirs(gitdir, ref);
+    try {
+      lock = await acquire(lockPath);
+    } catch (err) {
+      if (attempt < REF_DIR_RETRIES && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      await pruneEmptyDirs(gitdir, path.dirname(refPath));
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new RefMovedError(`${ref} is locked`);
+      throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+    }
   }
+  const held = lock;
   let installed = false;
   const install = async () => {
-    await lock.sync();
-    await lock.close();
+    await held.sync();
+    await held.close();
     await fs.promises.rename(lockPath, refPath);
     installed = true;
   };
   try {
-    return await fn(lock, install);
+    return await fn(held, install);
   } finally {
     // Once renamed, the lock path may already belong to the next writer: leave it alone.
     if (!installed) {
-      await lock.close().catch(() => {});
+      await held.close().catch(() => {});
       await fs.promises.rm(lockPath, { force: true });
     }
     await pruneEmptyDirs(gitdir, path.dirname(refPath));
@@ -238,6 +259,38 @@ async function rewritePacked(gitdir: string, ref: string): Promise<void> {
     await lock.sync();
     await lock.close();
     await fs.promises.rename(lockPath, file);
+    installed = true;
+  } finally {
+    if (!installed) {
+      await lock.close().catch(() => {});
+      await fs.promises.rm(lockPath, { force: true });
+    }
+  }
+}
+
+/**
+ * Points HEAD at `ref` (`refs/heads/<branch>`, which may not exist yet) the way git does:
+ * written into HEAD.lock and renamed over HEAD. Never truncated in place: git finds a
+ * repository by its HEAD, and a `git gc` or push starting while HEAD is empty would fail
+ * with "not a git repository".
+ */
+export async function writeSymbolicHead(gitdir: string, ref: string): Promise<void> {
+  if (!isValidFullRef(ref) || !ref.startsWith('refs/heads/')) throw new InvalidRefError(`not a branch ref: ${JSON.stringify(ref)}`);
+  const head = path.join(gitdir, 'HEAD');
+  const lockPath = `${head}.lock`;
+  let lock: fs.promises.FileHandle;
+  try {
+    lock = await acquire(lockPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new RefMovedError('HEAD is locked');
+    throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+  }
+  let installed = false;
+  try {
+    await lock.writeFile(`ref: ${ref}\n`);
+    await lock.sync();
+    await lock.close();
+    await fs.promises.rename(lockPath, head);
     installed = true;
   } finally {
     if (!installed) {

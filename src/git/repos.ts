@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import git from './iso.js';
-import { readRef } from './refs.js';
+import { readRef, writeSymbolicHead } from './refs.js';
 import { RepoLocks } from './lock.js';
 import { RepoJournal, syncDir } from './repo_journal.js';
 
@@ -152,7 +152,7 @@ export class RepoStore {
       for (const e of entries) {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) await walk(p);
-        else if (e.isFile()) total += (await fs.promises.stat(p)).size;
+        else if (e.isFile()) total += (await fs.promises.stat(p).catch(() => null))?.size ?? 0; // gone meanwhile (a repack's temporary file)
       }
     };
     await walk(this.pathFor(fullPath));
@@ -171,7 +171,7 @@ export class RepoStore {
   /** Points HEAD at a branch (which may not exist yet in an empty repository). */
   async setHead(fullPath: string, branch: string): Promise<void> {
     const dir = this.pathFor(fullPath);
-    await git.writeRef({ fs, gitdir: dir, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+    await writeSymbolicHead(dir, `refs/heads/${branch}`); // atomically: a gc may be starting
   }
 
   /** Moves a repository folder; RepositoryExistsError when something is at the target. */

@@ -2,9 +2,7 @@
 // create / create_dir / update / move / delete / chmod, each with GitLab's error messages.
 // Directories are read lazily, so a write touches only the trees on its paths; `write`
 // hashes the changed trees bottom-up (empty directories disappear, as in git).
-import fs from 'node:fs';
-import git from './iso.js';
-import { cacheFor } from './cache.js';
+import { readBlob, readTree } from './odb.js';
 import type { ObjectBatch } from './writer.js';
 
 export class IndexError extends Error {}
@@ -42,23 +40,22 @@ class Dir {
 
 export class TreeIndex {
   private readonly root: Dir;
-  private readonly cache: object;
 
   constructor(
     readonly gitdir: string,
     baseTree: string | null,
   ) {
     this.root = new Dir(baseTree);
-    this.cache = cacheFor(gitdir);
   }
 
   private async entriesOf(dir: Dir): Promise<Map<string, Entry>> {
     if (dir.entries) return dir.entries;
-    const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid: dir.oid!, cache: this.cache });
+    // Through the object store that survives a concurrent repack (odb.ts), not isomorphic-git's packs.
+    const tree = await readTree(this.gitdir, dir.oid!);
     const entries = new Map<string, Entry>();
     for (const e of tree) {
       entries.set(
-        e.path,
+        e.name,
         e.type === 'tree' ? { kind: 'dir', dir: new Dir(e.oid) } : { kind: 'file', mode: e.mode, type: e.type, oid: e.oid },
       );
     }
@@ -98,8 +95,7 @@ export class TreeIndex {
     const f = await this.file(segments);
     if (!f || f.type !== 'blob') return null;
     if (f.content) return f.content;
-    const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid: f.oid!, cache: this.cache });
-    return blob;
+    return readBlob(this.gitdir, f.oid!);
   }
 
   /** Puts a file at the path, creating directories; a file in the way is an error. */

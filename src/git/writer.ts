@@ -21,6 +21,8 @@ import zlib from 'node:zlib';
 import { isMissingPath, RepositoryGoneError } from './repo_gone.js';
 
 const deflate = promisify(zlib.deflate);
+/** Times a fan-out folder removed under a write (by a concurrent repack) is made again. */
+const FANOUT_RETRIES = 10;
 /** Objects written at once by one flush (each is its own file and fsync). */
 const PARALLEL_WRITES = 8;
 
@@ -142,17 +144,23 @@ export class ObjectBatch {
 export async function writeLooseObject(gitdir: string, oid: string, type: ObjectType, content: Uint8Array): Promise<void> {
   const fanout = path.join(gitdir, 'objects', oid.slice(0, 2));
   const data = await deflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
-  try {
-    await fs.promises.mkdir(fanout); // never recursive: `objects/` must already be there
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
-  }
   const tmp = path.join(fanout, `tmp_obj_${crypto.randomBytes(8).toString('hex')}`);
-  let file: fs.promises.FileHandle;
-  try {
-    file = await fs.promises.open(tmp, 'wx', 0o444);
-  } catch (err) {
-    throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+  let file: fs.promises.FileHandle | null = null;
+  // A housekeeping repack or prune removes fan-out folders it emptied, possibly between our
+  // mkdir and open: make the folder again, as git's own object writer does (a few times: the
+  // window spans a trip through the event loop). A missing `objects/` stays an error.
+  for (let attempt = 0; !file; attempt++) {
+    try {
+      await fs.promises.mkdir(fanout); // never recursive: `objects/` must already be there
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+    }
+    try {
+      file = await fs.promises.open(tmp, 'wx', 0o444);
+    } catch (err) {
+      if (attempt < FANOUT_RETRIES && (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw isMissingPath(err) ? new RepositoryGoneError(gitdir) : err;
+    }
   }
   try {
     try {

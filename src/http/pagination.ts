@@ -17,6 +17,8 @@ export const MAX_PER_PAGE = 100;
 function intParam(ctx: Koa.Context, name: string): number | undefined {
   const raw = (ctx.state.query as Record<string, unknown>)[name];
   if (raw === undefined || raw === '') return undefined;
+  // A page number beyond the integer columns' range is a page past the end, not an error.
+  if (typeof raw === 'string' && /^\s*\d{1,15}\s*$/.test(raw)) return Number(raw);
   try {
     return coerceInteger(raw);
   } catch {

@@ -92,11 +92,26 @@ export const coerceBoolean: Coerce<boolean> = (raw) => {
   throw new Invalid();
 };
 
-export const coerceInteger: Coerce<number> = (raw) => {
+/** The range of the database's integer columns (PostgreSQL `integer`): ids, iids, levels, settings. */
+export const INTEGER_MIN = -2147483648;
+export const INTEGER_MAX = 2147483647;
+
+/** Any integer of up to 15 digits, for a value whose range the model checks itself (projects_limit). */
+export const coerceWideInteger: Coerce<number> = (raw) => {
   const v = scalar(raw);
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
   if (typeof v === 'string' && /^\s*[-+]?\d{1,15}\s*$/.test(v)) return Number(v);
   throw new Invalid();
+};
+
+/**
+ * An integer that fits the database's integer columns; a larger one is "is invalid" on either
+ * engine (SQLite would store or look it up, PostgreSQL refuses it with an error).
+ */
+export const coerceInteger: Coerce<number> = (raw) => {
+  const n = coerceWideInteger(raw);
+  if (n < INTEGER_MIN || n > INTEGER_MAX) throw new Invalid();
+  return n;
 };
 
 /** A finite decimal number (Grape's Float and BigDecimal), from a number or its text. */
@@ -110,11 +125,25 @@ export const coerceFloat: Coerce<number> = (raw) => {
   throw new Invalid();
 };
 
-export const coerceString: Coerce<string> = (raw) => {
+/**
+ * Any string, NUL characters included: for the values that never reach a text column as they
+ * are, file contents (they go to git) and searches (a NUL matches nothing, finders/fuzzy.ts).
+ */
+export const coerceAnyString: Coerce<string> = (raw) => {
   const v = scalar(raw);
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   throw new Invalid();
+};
+
+/**
+ * A string without NUL characters ("is invalid" otherwise): PostgreSQL text cannot hold one
+ * and git refuses one in names and messages, so both engines answer the same 400.
+ */
+export const coerceString: Coerce<string> = (raw) => {
+  const s = coerceAnyString(raw);
+  if (s.includes('\u0000')) throw new Invalid();
+  return s;
 };
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -140,11 +169,17 @@ export const coerceDateTime: Coerce<string> = (raw) => {
 valueSchemas.set(coerceBoolean, { type: 'boolean' });
 valueSchemas.set(coerceInteger, { type: 'integer' });
 valueSchemas.set(coerceString, { type: 'string' });
+valueSchemas.set(coerceAnyString, { type: 'string' });
+valueSchemas.set(coerceWideInteger, { type: 'integer' });
 valueSchemas.set(coerceDate, { type: 'string', format: 'date' });
 valueSchemas.set(coerceDateTime, { type: 'string', format: 'date-time' });
 
 export const p = {
   string: () => new Param<string>(coerceString),
+  /** A string that may hold NUL characters (coerceAnyString): file contents, searches. */
+  anyString: () => new Param<string>(coerceAnyString),
+  /** An integer beyond the columns' range too, for a model that answers it (coerceWideInteger). */
+  wideInteger: () => new Param<number>(coerceWideInteger),
   integer: () => new Param<number>(coerceInteger),
   float: () => new Param<number>(coerceFloat),
   boolean: () => new Param<boolean>(coerceBoolean),

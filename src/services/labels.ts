@@ -12,6 +12,7 @@ import type { ProjectAccess } from '../policy/projects.js';
 import { canReadIssues, whereVisibleInProject } from '../policy/issues.js';
 import { canReadMergeRequests } from '../policy/merge_requests.js';
 import type { LabelRow, LabelCounts } from '../store/issuable_rows.js';
+import { storableId, storableText } from '../store/stored_values.js';
 
 export const DEFAULT_COLOR = '#428BCA';
 const COLOR = /^#(?:[0-9A-Fa-f]{3}){1,2}$/;
@@ -53,13 +54,15 @@ export function labelsQuery(db: Conn, projectId: number): Knex.QueryBuilder {
 
 /** The label titled exactly `title` (GitLab matches titles case-sensitively). */
 export async function findLabelByTitle(db: Conn, projectId: number, title: string): Promise<LabelRow | undefined> {
+  if (!storableText(title)) return undefined; // no title holds a NUL
   return db('labels').where({ project_id: projectId, title }).first();
 }
 
 /** Subscriptions name a label by id or, failing that, by title. */
 export async function findLabelByIdOrTitle(db: Conn, projectId: number, key: string): Promise<LabelRow | undefined> {
-  if (/^\d{1,15}$/.test(key)) {
-    const byId = await db('labels').where({ project_id: projectId, id: Number(key) }).first();
+  const id = storableId(key);
+  if (id !== null) {
+    const byId = await db('labels').where({ project_id: projectId, id }).first();
     if (byId) return byId;
   }
   return findLabelByTitle(db, projectId, key);
