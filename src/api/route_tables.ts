@@ -32,6 +32,7 @@ import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 import { settingsRoutes } from './settings.js';
+import { hookRoutes } from './hooks.js';
 
 export interface RouteTable {
   family: string;
@@ -68,6 +69,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
   { family: 'settings', routes: settingsRoutes },
+  { family: 'hooks', routes: hookRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

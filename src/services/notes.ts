@@ -9,6 +9,7 @@ import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { recordEvent } from './events.js';
+import { enqueueNoteHooks } from './hook_triggers.js';
 import { todosOnNote } from './todos.js';
 import type { NoteableType, NoteRow } from '../store/issuable_rows.js';
 
@@ -77,6 +78,7 @@ export async function createNote(db: Conn, target: NoteTarget, author: UserRow, 
     await tx(tableOf(target.type)).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);
     await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
+    await enqueueNoteHooks(tx, id, author.id); // webhooks (issue #20)
     await todosOnNote(tx, author, todoTarget(target), { id, body: input.body });
     return (await tx('notes').where({ id }).first()) as NoteRow;
   });
