@@ -93,7 +93,9 @@ function issueAttrs(deps: Deps, project: ProjectWithNamespace, issue: IssueRow, 
 async function mergeRequestAttrs(deps: Deps, target: ProjectWithNamespace, mr: MergeRequestRow): Promise<Json> {
   const source = mr.source_project_id === null ? null : await projectRow(deps, mr.source_project_id);
   const targetAttrs = projectHookAttrs(deps, target);
-  const lastCommit = mr.head_sha ? await lastCommitAttrs(deps, source ?? target, mr.head_sha) : null;
+  // A new merge request's head is read after its transaction: take the stored one then.
+  const head = mr.head_sha ?? (await deps.db('merge_requests').where({ id: mr.id }).first('head_sha'))?.head_sha ?? null;
+  const lastCommit = head ? await lastCommitAttrs(deps, source ?? target, head) : null;
   return {
     assignee_id: mr.assignee_id,
     author_id: mr.author_id,
@@ -136,7 +138,7 @@ async function lastCommitAttrs(deps: Deps, project: ProjectWithNamespace, sha: s
     const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(project))).commit(sha);
     return {
       id: sha,
-      message: commit.message,
+      message: commit.message.replace(/\n$/, ''),
       timestamp: new Date(commit.committer.timestamp * 1000).toISOString().replace('.000Z', 'Z'),
       url: `${deps.urls.web(fullPathOf(project))}/commit/${sha}`,
       author: { name: commit.author.name, email: commit.author.email },

@@ -27,13 +27,19 @@ async function git(gitdir: string, args: string[]): Promise<string> {
   return stdout;
 }
 
+function trimNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end--;
+  return text.slice(0, end);
+}
+
 /** One commit with its changed files (Commit#hook_attrs(with_changed_files: true)). */
 async function commitSnapshot(gitdir: string, sha: string): Promise<CommitSnapshot> {
   const SEP = '\u001f';
   const head = await git(gitdir, ['show', '-s', `--format=%an${SEP}%ae${SEP}%cI${SEP}%B`, sha, '--']);
   const [name, email, date, ...message] = head.split(SEP);
   const files = await git(gitdir, ['diff-tree', '--no-commit-id', '--root', '-r', '--name-status', '--no-renames', sha, '--']);
-  const snap: CommitSnapshot = { id: sha, message: message.join(SEP).replace(/\n$/, ''), timestamp: date, author: { name, email }, added: [], modified: [], removed: [] };
+  const snap: CommitSnapshot = { id: sha, message: trimNewlines(message.join(SEP)), timestamp: date, author: { name, email }, added: [], modified: [], removed: [] };
   for (const line of files.split('\n')) {
     const tab = line.indexOf('\t');
     if (tab < 0) continue;
