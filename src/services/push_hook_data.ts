@@ -33,32 +33,38 @@ function trimNewlines(text: string): string {
   return text.slice(0, end);
 }
 
-/** One commit with its changed files (Commit#hook_attrs(with_changed_files: true)). */
-async function commitSnapshot(gitdir: string, sha: string): Promise<CommitSnapshot> {
-  const SEP = '\u001f';
-  const head = await git(gitdir, ['show', '-s', `--format=%an${SEP}%ae${SEP}%cI${SEP}%B`, sha, '--']);
-  const [name, email, date, ...message] = head.split(SEP);
-  const files = await git(gitdir, ['diff-tree', '--no-commit-id', '--root', '-r', '--name-status', '--no-renames', sha, '--']);
-  const snap: CommitSnapshot = { id: sha, message: trimNewlines(message.join(SEP)), timestamp: date, author: { name, email }, added: [], modified: [], removed: [] };
-  for (const line of files.split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab < 0) continue;
-    const status = line.slice(0, tab);
-    const file = line.slice(tab + 1);
-    if (status === 'A') snap.added.push(file);
-    else if (status === 'D') snap.removed.push(file);
-    else snap.modified.push(file);
+/**
+ * Up to `max` commits of `range`, oldest first, each with its changed files against its first
+ * parent (Commit#hook_attrs(with_changed_files: true)): one `git log`.
+ */
+async function logCommits(gitdir: string, range: string[], max: number): Promise<CommitSnapshot[]> {
+  const out = await git(gitdir, ['log', `--max-count=${max}`, '--no-renames', '--diff-merges=first-parent', '--name-status', '--format=%x1e%H%x1f%an%x1f%ae%x1f%cI%x1f%B%x1f', ...range, '--']);
+  const commits: CommitSnapshot[] = [];
+  for (const record of out.split('\u001e')) {
+    const fields = record.split('\u001f');
+    if (fields.length < 6) continue;
+    const [id, name, email, timestamp] = fields;
+    const files = fields[fields.length - 1];
+    const message = fields.slice(4, -1).join('\u001f');
+    const snap: CommitSnapshot = { id, message: trimNewlines(message), timestamp, author: { name, email }, added: [], modified: [], removed: [] };
+    for (const line of files.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const status = line.slice(0, tab);
+      const file = line.slice(tab + 1);
+      if (status === 'A') snap.added.push(file);
+      else if (status === 'D') snap.removed.push(file);
+      else snap.modified.push(file);
+    }
+    commits.push(snap);
   }
-  return snap;
+  return commits.reverse();
 }
 
 async function branchCommits(gitdir: string, base: string | null, head: string): Promise<{ commits: CommitSnapshot[]; total: number }> {
   const range = [head, ...(base ? [`^${base}`] : [])];
   const total = Number((await git(gitdir, ['rev-list', '--count', ...range, '--'])).trim()) || 0;
-  const shas = (await git(gitdir, ['rev-list', `--max-count=${MAX_COMMITS}`, ...range, '--'])).split('\n').filter(Boolean).reverse();
-  const commits: CommitSnapshot[] = [];
-  for (const sha of shas) commits.push(await commitSnapshot(gitdir, sha));
-  return { commits, total };
+  return { commits: total ? await logCommits(gitdir, range, MAX_COMMITS) : [], total };
 }
 
 /** The hook events of a push, with their scopes; empty when no hook wants them. */
@@ -78,7 +84,7 @@ export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, 
     try {
       if (isTag && !removed) {
         const sha = (await git(gitdir, ['rev-parse', '--verify', '--end-of-options', `${u.newOid}^{commit}`])).trim();
-        commits = [await commitSnapshot(gitdir, sha)];
+        commits = await logCommits(gitdir, [sha], 1);
         total = 1;
         checkout = sha;
       } else if (!removed) {
