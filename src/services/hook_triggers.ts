@@ -131,7 +131,7 @@ function diffRows(before: Record<string, unknown> | null, after: Record<string, 
  * Queues the issue hooks of a created or changed issue (Issues::BaseService#execute_hooks):
  * `before` is the row before the change (null on create), `labelsBefore` its labels.
  */
-export async function enqueueIssueHooks(tx: Conn, issueId: number, userId: number, action: string, before: (IssueRow & { assignee_id?: number | null }) | null, labelsBefore: LabelRow[] = []): Promise<void> {
+export async function enqueueIssueHooks(tx: Conn, issueId: number, userId: number, action: string, before: (IssueRow & { assignee_id?: number | null }) | null, labelsBefore?: LabelRow[] | null): Promise<void> {
   const issue: IssueRow | undefined = await tx('issues').where({ id: issueId }).first();
   if (!issue) return;
   const scope: HookScope = flag(issue.confidential) ? 'confidential_issue_hooks' : 'issue_hooks';
@@ -139,24 +139,24 @@ export async function enqueueIssueHooks(tx: Conn, issueId: number, userId: numbe
     const assigneeIds = (await tx('issue_assignees').where({ issue_id: issue.id }).orderBy('user_id').select('user_id')).map((r: { user_id: number }) => r.user_id);
     const labels = await labelsOf(tx, 'Issue', issue.id);
     const changes = diffRows(before as unknown as Record<string, unknown>, { ...issue, assignee_id: assigneeIds[0] ?? null }, ISSUE_KEYS);
-    if (before && labelIds(labelsBefore) !== labelIds(labels)) changes.labels = [labelsBefore, labels];
+    if (before && labelsBefore && labelIds(labelsBefore) !== labelIds(labels)) changes.labels = [labelsBefore, labels];
     return { kind: 'issue', projectId: issue.project_id, userId, action, issue, assigneeIds, labels, changes };
   });
 }
 
 /** Queues the merge request hooks of a created or changed merge request (MergeRequests::BaseService#execute_hooks). */
-export async function enqueueMergeRequestHooks(tx: Conn, mrId: number, userId: number, action: string, before: MergeRequestRow | null, labelsBefore: LabelRow[] = []): Promise<void> {
+export async function enqueueMergeRequestHooks(tx: Conn, mrId: number, userId: number, action: string, before: MergeRequestRow | null, labelsBefore?: LabelRow[] | null): Promise<void> {
   const mr: MergeRequestRow | undefined = await tx('merge_requests').where({ id: mrId }).first();
   if (!mr) return;
   await enqueueProjectHooks(tx, mr.target_project_id, 'merge_request_hooks', async () => {
     const labels = await labelsOf(tx, 'MergeRequest', mr.id);
     const changes = diffRows(before as unknown as Record<string, unknown>, mr as unknown as Record<string, unknown>, MR_KEYS);
-    if (before && labelIds(labelsBefore) !== labelIds(labels)) changes.labels = [labelsBefore, labels];
+    if (before && labelsBefore && labelIds(labelsBefore) !== labelIds(labels)) changes.labels = [labelsBefore, labels];
     return { kind: 'merge_request', projectId: mr.target_project_id, userId, action, mergeRequest: mr, labels, changes };
   });
 }
 
-/** The labels of an issuable before a change (pass to enqueue…Hooks as `labelsBefore`). */
+/** The labels of an issuable before a change (pass to enqueue…Hooks as `labelsBefore`; null: labels untouched). */
 export function labelsBeforeChange(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): Promise<LabelRow[]> {
   return labelsOf(tx, type, id);
 }

@@ -120,7 +120,7 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     const changed = (Object.keys(values) as (keyof IssueRow)[]).filter((k) => norm(values[k]) !== norm(issue[k]));
     let touched = changed.length > 0;
     const oldAssignees: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issue.id }).select('user_id');
-    const labelsBefore = await labelsBeforeChange(tx, 'Issue', issue.id);
+    const labelsBefore = input.labels !== undefined ? await labelsBeforeChange(tx, 'Issue', issue.id) : null;
     if (input.assigneeIds !== undefined) touched = (await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1))) || touched;
     if (input.labels !== undefined) {
       touched = (await applyLabels(tx, 'issue', issue.id, issue.project_id, input.labels, opts.createLabels)) || touched;

@@ -244,7 +244,7 @@ export async function updateMergeRequest(
       );
     }
     let touched = changed.length > 0;
-    const labelsBefore = await labelsBeforeChange(tx, 'MergeRequest', mr.id);
+    const labelsBefore = input.labels !== undefined ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
     if (input.labels !== undefined) touched = (await applyLabels(tx, 'merge_request', mr.id, targetProject.id, input.labels, opts.createLabels)) || touched;
     if (touched) await tx('merge_requests').where({ id: mr.id }).update({ ...values, updated_at: now() });
     const target = todoTarget(mr);

@@ -231,12 +231,20 @@ describe('Webhooks', function () {
       expect(opened.user).to.include({ username: 'root' });
       rx.clear();
 
-      await s.put(`/projects/${project.id}/issues/${created.body.iid}`, { json: { title: 'Renamed', state_event: 'close' } });
+      await s.put(`/projects/${project.id}/issues/${created.body.iid}`, { json: { title: 'Renamed', state_event: 'close', labels: 'bug,urgent' } });
       await s.drainJobs();
       const closed = one('Issue Hook');
       expect(closed.object_attributes).to.include({ action: 'close', state: 'closed' });
       expect(closed.changes.title).to.deep.equal({ previous: 'Hooked issue', current: 'Renamed' });
       expect(closed.changes.state).to.deep.equal({ previous: 'opened', current: 'closed' });
+      const titles = (list: { title: string }[]) => list.map((l) => l.title);
+      expect(titles(closed.changes.labels.previous)).to.deep.equal(['bug']);
+      expect(titles(closed.changes.labels.current)).to.deep.equal(['bug', 'urgent']);
+      rx.clear();
+      // An edit that changes nothing sends nothing.
+      await s.put(`/projects/${project.id}/issues/${created.body.iid}`, { json: { title: 'Renamed' } });
+      await s.drainJobs();
+      expect(rx.received).to.have.length(0);
     });
 
     it('sends Confidential Issue Hook for a confidential issue, and Note Hook for a comment', async () => {
