@@ -2,6 +2,7 @@
 //
 //   node dist/bench/hooks.js                (after `npx tsc -p tsconfig.json`)
 //   BENCH_PUSHES=100 node dist/bench/hooks.js
+//   BENCH_JOB_CONCURRENCY=0 node dist/bench/hooks.js   (deliveries left queued: the push path alone)
 //
 // Wharf runs in this process (temporary SQLite file, WHARF_JOB_CONCURRENCY=4, local hook
 // requests allowed); a receiver on 127.0.0.1 answers 200 at once. For a project with no hook,
@@ -24,10 +25,14 @@ import { gitAsync, msSince, now } from './timing.js';
 
 const PUSHES = intEnv('BENCH_PUSHES', 40);
 const HOOKS = 5;
+/** Job workers of the server; 0 leaves the deliveries queued (the push path's own cost). */
+const WORKERS = intEnv('BENCH_JOB_CONCURRENCY', 4);
 const ENV = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com', GIT_TERMINAL_PROMPT: '0' };
 const git = (args: string[], cwd?: string) => gitAsync(['-c', 'credential.helper=', ...args], { cwd, env: ENV });
 
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] : NaN);
+
+const ms = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(0));
 
 async function api(server: RunningServer, method: string, p: string, body?: unknown): Promise<any> {
   const res = await fetch(`${server.url}/api/v4${p}`, {
@@ -63,7 +68,7 @@ async function pushes(server: RunningServer, dir: string, name: string, hookUrl:
     pushedAt.set(sha, 0);
   }
   const latencies: number[] = [];
-  if (hookUrl) {
+  if (hookUrl && WORKERS > 0) {
     // From the commit of the push's transaction (its push event's time) to each arrival.
     const rows: { commit_to: string; created_at: string }[] = await server.deps.db('push_event_payloads as p').join('events as e', 'e.id', 'p.event_id').where('e.project_id', project.id).select('p.commit_to', 'e.created_at');
     for (const r of rows) pushedAt.set(r.commit_to, Date.parse(r.created_at));
@@ -104,7 +109,7 @@ async function main(): Promise<void> {
     WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
     WHARF_REPOS: path.join(dir, 'repos'),
     WHARF_ROOT_TOKEN: ROOT_TOKEN,
-    WHARF_JOB_CONCURRENCY: '4',
+    WHARF_JOB_CONCURRENCY: String(WORKERS),
   });
   const server = await startServer(config, pino({ level: 'silent' }));
   try {
@@ -113,12 +118,12 @@ async function main(): Promise<void> {
     const five = await pushes(server, dir, 'five-hooks', hookUrl, arrivals);
     const lines = [
       ...preamble('Webhooks: pushes with 5 push hooks beside none; delivery latency'),
-      `${PUSHES} one-commit pushes with \`git push\` over HTTP, one after another; Wharf in process (SQLite, 4 job workers); receiver on 127.0.0.1.`,
+      `${PUSHES} one-commit pushes with \`git push\` over HTTP, one after another; Wharf in process (SQLite, ${WORKERS} job workers); receiver on 127.0.0.1.`,
       '',
       '| project | pushes/s | deliveries | latency p50 (ms) | latency p99 (ms) |',
       '|---|---:|---:|---:|---:|',
       `| no hooks | ${none.pushesPerSecond.toFixed(1)} | 0 | – | – |`,
-      `| 5 push hooks | ${five.pushesPerSecond.toFixed(1)} | ${five.latencies.length}/${PUSHES * HOOKS} | ${pct(five.latencies, 50).toFixed(0)} | ${pct(five.latencies, 99).toFixed(0)} |`,
+      `| 5 push hooks | ${five.pushesPerSecond.toFixed(1)} | ${five.latencies.length}/${PUSHES * HOOKS} | ${ms(pct(five.latencies, 50))} | ${ms(pct(five.latencies, 99))} |`,
       '',
       "Latency: from the push's transaction (its push event's `created_at`, wall clock) to the receiver reading the delivery.",
     ];
