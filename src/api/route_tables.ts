@@ -43,6 +43,7 @@ import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 import { settingsRoutes } from './settings.js';
 import { keyRoutes } from './keys.js';
 import { deployKeyRoutes } from './deploy_keys.js';
+import { hookRoutes } from './hooks.js';
 
 export interface RouteTable {
   family: string;
@@ -89,6 +90,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'settings', routes: settingsRoutes },
   { family: 'keys', routes: keyRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
+  { family: 'hooks', routes: hookRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -17,6 +17,7 @@ import { subtreeIds } from '../finders/groups.js';
 import { moveRepositoriesOf, type RepositoryMove } from './repository_moves.js';
 import { settingsOf } from './application_settings.js';
 import { deniedVisibility } from './visibility_rules.js';
+import { systemGroupEvent } from './system_hook_events.js';
 
 export interface GroupSettings {
   description?: string;
@@ -114,6 +115,7 @@ export async function createGroup(deps: Deps, creator: UserRow, g: NewGroup): Pr
         lfsEnabled: g.lfs_enabled ?? true,
       });
       await insertMember(tx, { sourceType: 'group', sourceId: group.id, userId: creator.id, accessLevel: OWNER, createdById: creator.id });
+      await systemGroupEvent(tx, group, 'create'); // system hooks (issue #20)
       return group;
     });
   } catch (err) {
@@ -242,6 +244,7 @@ export async function deleteGroup(deps: Deps, group: NamespaceRow, actor: UserRo
       // A project created meanwhile: delete it first (next round).
       if (await tx('projects').whereIn('namespace_id', subtreeIds(tx, group.id)).first('id')) return false;
       const ids = (await subtreeIds(tx, group.id)).map((r: { namespace_id: number }) => r.namespace_id);
+      await systemGroupEvent(tx, group, 'destroy'); // system hooks (issue #20)
       await tx('members').where({ source_type: 'group' }).whereIn('source_id', ids).delete();
       await tx('custom_attributes').where({ subject_type: 'group' }).whereIn('subject_id', ids).delete();
       // Deepest first, so that no row outlives its parent even for a moment.

@@ -13,6 +13,7 @@ import type { IssueRow } from '../store/issuable_rows.js';
 import { applyLabels } from './issuable_labels.js';
 import { deleteIssuableDependents } from './issuable_deletion.js';
 import { recordEvent } from './events.js';
+import { enqueueIssueHooks, labelsBeforeChange } from './hook_triggers.js';
 import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated } from './todos.js';
 
 const MAX_TITLE = 255;
@@ -91,6 +92,7 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     if (input.labels !== undefined) await applyLabels(tx, 'issue', issue.id, projectId, input.labels, opts.createLabels);
     // Activity and to-dos (issue #6), with the issue.
     await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
+    await enqueueIssueHooks(tx, issue.id, author.id, 'open', null); // webhooks (issue #20)
     const target = { type: 'Issue' as const, id: issue.id, projectId };
     await todosOnIssuableCreated(tx, author, target, { assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
     if (opts.after) await opts.after(tx, issue);
@@ -121,6 +123,7 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     const changed = (Object.keys(values) as (keyof IssueRow)[]).filter((k) => norm(values[k]) !== norm(issue[k]));
     let touched = changed.length > 0;
     const oldAssignees: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issue.id }).select('user_id');
+    const labelsBefore = input.labels !== undefined ? await labelsBeforeChange(tx, 'Issue', issue.id) : null;
     if (input.assigneeIds !== undefined) touched = (await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1))) || touched;
     if (input.labels !== undefined) {
       touched = (await applyLabels(tx, 'issue', issue.id, issue.project_id, input.labels, opts.createLabels)) || touched;
@@ -133,6 +136,11 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     if (values.state !== undefined && values.state !== issue.state) {
       await recordEvent(tx, { projectId: issue.project_id, authorId: user.id, action: values.state === 'closed' ? 'closed' : 'reopened', target });
       if (values.state === 'closed') await todosOnIssuableClosed(tx, user, target);
+    }
+    if (touched) {
+      // Webhooks (issue #20): Issues::UpdateService / CloseService / ReopenService#execute_hooks.
+      const action = values.state === 'closed' ? 'close' : values.state === 'opened' ? 'reopen' : 'update';
+      await enqueueIssueHooks(tx, issue.id, user.id, action, { ...issue, assignee_id: oldAssignees[0]?.user_id ?? null }, labelsBefore);
     }
     const kept = new Set(oldAssignees.map((a) => a.user_id));
     await todosOnIssuableUpdated(tx, user, target, {

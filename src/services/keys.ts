@@ -14,6 +14,7 @@ import { Invalid } from '../store/domain_errors.js';
 import { isUniqueViolation } from './members.js';
 import { keyErrors, keyRestrictionsOf, prepareKey, type KeyRestrictions, type PreparedKey } from './key_validation.js';
 import { settingsOf } from './application_settings.js';
+import { systemKeyEvent } from './system_hook_events.js';
 
 export interface NewKey {
   title: string;
@@ -65,12 +66,20 @@ export async function insertKey(
 /** POST /user/keys, POST /users/:id/keys. */
 export async function createUserKey(deps: Deps, owner: UserRow, input: NewKey): Promise<KeyRow> {
   const restrictions = keyRestrictionsOf(await settingsOf(deps));
-  return deps.db.transaction((tx) => insertKey(tx, 'Key', owner.id, input, restrictions));
+  return deps.db.transaction(async (tx) => {
+    const key = await insertKey(tx, 'Key', owner.id, input, restrictions);
+    await systemKeyEvent(tx, key, owner.username, 'create'); // system hooks (issue #20)
+    return key;
+  });
 }
 
 /** DELETE /user/keys/:key_id, DELETE /users/:id/keys/:key_id. */
 export async function deleteUserKey(deps: Deps, key: KeyRow): Promise<void> {
-  await deps.db('keys').where({ id: key.id, type: 'Key' }).delete();
+  await deps.db.transaction(async (tx) => {
+    const owner: { username: string } | undefined = key.user_id === null ? undefined : await tx('users').where({ id: key.user_id }).first('username');
+    if (owner) await systemKeyEvent(tx, key, owner.username, 'destroy'); // system hooks (issue #20)
+    await tx('keys').where({ id: key.id, type: 'Key' }).delete();
+  });
 }
 
 /** A user's own keys go with the user (their deploy keys stay, without a creator). */

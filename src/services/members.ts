@@ -6,6 +6,7 @@ import { now } from '../store/time.js';
 import { Conflict, Invalid, RecordNotFound } from '../store/domain_errors.js';
 import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../store/levels.js';
 import { recordEvent } from './events.js';
+import { systemMemberEvent } from './system_hook_events.js';
 
 export interface NewMember {
   sourceType: 'project' | 'group';
@@ -66,7 +67,11 @@ export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
       if (!(await tx('users').where({ id: m.userId }).first('id'))) errors.invite_email = ['is invalid'];
       if (Object.keys(errors).length) throw new Invalid(errors);
       await recordMembershipEvent(tx, m.sourceType, m.sourceId, m.userId, 'joined');
-      if (!existing) return insertMember(tx, m);
+      if (!existing) {
+        const member = await insertMember(tx, m);
+        await systemMemberEvent(tx, member, 'create'); // system hooks (issue #20)
+        return member;
+      }
       // Approving the access request.
       await tx('members')
         .where({ id: existing.id })
@@ -122,6 +127,7 @@ export async function removeMember(db: Conn, member: MemberRow, guard: MemberGua
   await db.transaction(async (tx) => {
     const current = await reload(tx, member);
     await guard(tx, current);
+    await systemMemberEvent(tx, current, 'destroy'); // system hooks (issue #20)
     await tx('members').where({ id: current.id }).delete();
     await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, hasExpired(current) ? 'expired' : 'left');
   });

@@ -22,6 +22,7 @@ import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { applyLabels } from './issuable_labels.js';
 import { recordEvent } from './events.js';
+import { enqueueMergeRequestHooks, labelsBeforeChange } from './hook_triggers.js';
 import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated, type TodoTarget } from './todos.js';
 import { refreshDiff } from './merge_request_diff.js';
 import { deleteMergeRequestRefs } from '../git/merge_refs.js';
@@ -166,6 +167,7 @@ export async function createMergeRequest(
     const mr = (await findMergeRequest(tx, targetProject.id, iid))!;
     if (input.labels !== undefined) await applyLabels(tx, 'merge_request', mr.id, targetProject.id, input.labels, opts.createLabels);
     await recordEvent(tx, { projectId: targetProject.id, authorId: author.id, action: 'created', target: { type: 'MergeRequest', id: mr.id } });
+    await enqueueMergeRequestHooks(tx, mr.id, author.id, 'open', null); // webhooks (issue #20)
     await todosOnIssuableCreated(tx, author, todoTarget(mr), {
       assigneeIds: mr.assignee_id === null ? [] : [mr.assignee_id],
       title: mr.title,
@@ -242,6 +244,7 @@ export async function updateMergeRequest(
       );
     }
     let touched = changed.length > 0;
+    const labelsBefore = input.labels !== undefined ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
     if (input.labels !== undefined) touched = (await applyLabels(tx, 'merge_request', mr.id, targetProject.id, input.labels, opts.createLabels)) || touched;
     if (touched) await tx('merge_requests').where({ id: mr.id }).update({ ...values, updated_at: now() });
     const target = todoTarget(mr);
@@ -250,6 +253,7 @@ export async function updateMergeRequest(
       if (stateChange === 'closed') await todosOnIssuableClosed(tx, user, target);
     }
     const after = (await findMergeRequest(tx, mr.target_project_id, mr.iid))!;
+    if (touched) await enqueueMergeRequestHooks(tx, mr.id, user.id, stateChange === 'closed' ? 'close' : stateChange === 'reopened' ? 'reopen' : 'update', mr, labelsBefore); // webhooks (issue #20)
     const addedAssignee = after.assignee_id !== null && after.assignee_id !== mr.assignee_id ? [after.assignee_id] : [];
     await todosOnIssuableUpdated(tx, user, target, {
       addedAssigneeIds: addedAssignee,

@@ -13,6 +13,7 @@ import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { newDiscussionId, type AnyNoteableType, type NoteType } from '../store/note_kinds.js';
 import { recordEvent } from './events.js';
+import { enqueueNoteHooks } from './hook_triggers.js';
 import { todosOnNote } from './todos.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 import { noteableWhere, type NoteTarget } from '../store/note_targets.js';
@@ -105,6 +106,7 @@ export async function createNote(
     if (table) await tx(table).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);
     await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
+    await enqueueNoteHooks(tx, id, author.id); // webhooks (issue #20)
     const todo = todoTarget(target);
     if (todo) await todosOnNote(tx, author, todo, { id, body: input.body });
     return (await tx('notes').where({ id }).first()) as NoteRow;

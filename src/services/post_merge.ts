@@ -12,6 +12,7 @@ import { projectAccess } from '../policy/projects.js';
 import { canUpdateIssue } from '../policy/issues.js';
 import { now } from '../store/time.js';
 import { recordEvent } from './events.js';
+import { enqueueMergeRequestHooks } from './hook_triggers.js';
 import { todosOnIssuableClosed } from './todos.js';
 import { updateIssue } from './issues.js';
 import { projectOf } from './merge_status.js';
@@ -57,6 +58,7 @@ export async function recordMerged(
     if (!n) return false;
     for (const issue of closes) await updateIssue(tx, issue, user, { stateEvent: 'close' }, { createLabels: false });
     await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'merged', target: { type: 'MergeRequest', id: mr.id }, createdAt: stamp });
+    await enqueueMergeRequestHooks(tx, mr.id, user.id, 'merge', mr); // webhooks (issue #20)
     await todosOnIssuableClosed(tx, user, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id });
     return true;
   });

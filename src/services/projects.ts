@@ -25,6 +25,7 @@ import { projectLockKey, settleJournal } from './repository_recovery.js';
 import { moveRepositories, REPOSITORY_EXISTS } from './repository_moves.js';
 import { settingsOf } from './application_settings.js';
 import { deniedVisibility } from './visibility_rules.js';
+import { systemProjectEvent } from './system_hook_events.js';
 
 /** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
 export interface ProjectSettings {
@@ -191,6 +192,7 @@ export async function createProject(
       const projectId: number = typeof idRow === 'object' ? idRow.id : idRow;
       await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
       await recordEvent(tx, { projectId, authorId: owner.id, action: 'created', createdAt: stamp }); // issue #6
+      await systemProjectEvent(tx, projectId, 'create'); // system hooks (issue #20)
       if (ns.kind === 'user') {
         await insertMember(tx, { sourceType: 'project', sourceId: projectId, userId: ns.owner_id!, accessLevel: MASTER, createdById: owner.id });
       }
@@ -262,6 +264,7 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
           const taken = await takenErrors(tx, current.namespace_id, name, path, current.id);
           if (Object.keys(taken).length) throw new Invalid(taken);
           await tx('projects').where({ id: current.id }).update(changes);
+          if (moving) await systemProjectEvent(tx, current.id, 'rename', oldFullPath); // system hooks (issue #20)
         }),
       );
     } catch (err) {
@@ -305,6 +308,7 @@ async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, acto
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
     await removeDeployKeysOfProjects(tx, () => [project.id]);
+    await systemProjectEvent(tx, project.id, 'destroy'); // system hooks (issue #20)
     await tx('projects').where({ id: project.id }).delete();
     if (actor) {
       await recordEvent(tx, {

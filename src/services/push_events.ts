@@ -23,6 +23,8 @@ import { countCommits } from '../git/history.js';
 import { commitsBetween } from '../git/compare.js';
 import { readRef } from '../git/refs.js';
 import { recordEvent } from './events.js';
+import { enqueueProjectHooks } from './hook_triggers.js';
+import { pushHookEvents } from './push_hook_data.js';
 
 const BRANCH = 'refs/heads/';
 const TAG = 'refs/tags/';
@@ -120,10 +122,13 @@ export async function recordPushEvents(deps: Deps, project: ProjectWithNamespace
     if (payload) payloads.push(payload);
   }
   if (!payloads.length) return;
+  // Webhooks (issue #20): read from git now, queued with the events.
+  const hooks = await pushHookEvents(deps, project, user, updates, row.default_branch ?? null);
   await deps.db.transaction(async (tx) => {
     for (const payload of payloads) {
       const eventId = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'pushed' });
       await tx('push_event_payloads').insert({ event_id: eventId, ...payload });
     }
+    for (const h of hooks) await enqueueProjectHooks(tx, project.id, h.scope, h.event);
   });
 }

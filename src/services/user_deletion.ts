@@ -13,6 +13,7 @@ import { removeNamespaceDir } from './namespace_dirs.js';
 import { deleteRepositoriesOf } from './repository_moves.js';
 import { removeDeployKeysOfProjects } from './deploy_keys.js';
 import { deleteKeysOfUsers } from './keys.js';
+import { systemUserEvent } from './system_hook_events.js';
 
 export const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
 
@@ -74,6 +75,7 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
     await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
     await deleteKeysOfUsers(tx, [user.id]);
+    await systemUserEvent(tx, user, 'destroy'); // system hooks (issue #20)
     await tx('users').where({ id: user.id }).delete();
     // A subgroup's folder goes with its removed parent's.
     const paths = roots.map((n) => n.full_path);

@@ -15,6 +15,7 @@ import { generateToken } from './tokens.js';
 import { normaliseEmail, userErrors, type UserAttributes } from './user_validation.js';
 import { namespaceDir } from './namespace_dirs.js';
 import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from './repository_moves.js';
+import { systemUserEvent } from './system_hook_events.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -155,7 +156,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
   try {
     return await deps.db.transaction(async (tx) => {
       await check(tx, null, attrs, true);
-      return insertUser(tx, {
+      const created = await insertUser(tx, {
         username: input.username,
         email: attrs.email!,
         name: input.name,
@@ -170,6 +171,8 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           projects_limit: external ? 0 : (input.projects_limit ?? settings.default_projects_limit),
         },
       });
+      await systemUserEvent(tx, created, 'create'); // system hooks (issue #20)
+      return created;
     });
   } catch (err) {
     return explainUniqueViolation(deps.db, err, null, attrs, true);
