@@ -10,6 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { startPgCluster, type PgCluster } from '../test/helpers/pg_cluster.js';
+import { advanceIdSequence } from '../src/store/ids.js';
+import { isSqlite, type Db } from '../src/store/db.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
 export const REPO = path.resolve(HERE, '../..');
@@ -49,12 +53,50 @@ export function selected<S extends Scenario>(list: S[]): S[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The database: a SQLite file in the server's folder, or with BENCH_DB=postgres a database of
+// a throwaway PostgreSQL cluster started for the run (test/helpers/pg_cluster.ts: C locale,
+// fsync off, which the reads measured here never wait for) and stopped when the run ends.
+
+export const BENCH_DB: 'sqlite' | 'postgres' = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+let cluster: PgCluster | undefined;
+let databases = 0;
+
+async function benchDatabase(dir: string): Promise<string> {
+  if (BENCH_DB === 'sqlite') return path.join(dir, 'db', 'wharf.sqlite3');
+  if (!cluster) {
+    cluster = await startPgCluster();
+    process.once('exit', () => cluster?.stop());
+  }
+  const name = `wharf_bench_${++databases}`;
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return cluster.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/**
+ * After rows were bulk-inserted with their ids: the id sequences move past them, and on
+ * PostgreSQL VACUUM ANALYZE does what autovacuum would shortly after a bulk load (planner
+ * statistics, and the visibility map without which every index-only scan reads the table).
+ */
+export async function afterBulkInsert(db: Db, tablesWithIds: string[]): Promise<void> {
+  for (const table of tablesWithIds) await advanceIdSequence(db, table);
+  if (!isSqlite(db)) await db.raw('VACUUM ANALYZE');
+}
+
+// ---------------------------------------------------------------------------------------------
 // The server, in its own process so that autocannon (in this one) does not share its event loop.
 
 export interface Server {
   url: string;
   child: ChildProcess;
   dir: string;
+  /** WHARF_DB of the server: the SQLite file, or the PostgreSQL URL with BENCH_DB=postgres. */
   dbFile: string;
   stop(): Promise<void>;
 }
@@ -84,7 +126,7 @@ async function freePort(): Promise<number> {
 export async function bootServer(options: ServerOptions = {}): Promise<Server> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.json)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
-  const dbFile = path.join(dir, 'db', 'wharf.sqlite3');
+  const dbFile = await benchDatabase(dir);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
@@ -97,6 +139,7 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
       WHARF_REPOS: path.join(dir, 'repos'),
       WHARF_EXTERNAL_URL: url,
       WHARF_ROOT_TOKEN: ROOT_TOKEN,
+      WHARF_SSH_PORT: '0',
       WHARF_LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -346,12 +389,13 @@ export function preamble(title: string): string[] {
     '',
     `- When: ${new Date().toISOString()}; commit ${gitDescription()}; Node ${process.version}`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.platform()} ${os.release()}`,
+    `- Database: ${BENCH_DB === 'sqlite' ? 'SQLite (WAL)' : 'PostgreSQL (a throwaway local cluster, C locale, fsync off; BENCH_DB=postgres)'}`,
   ];
 }
 
 /** Writes `text` to bench/results/`name`; returns the file's path. */
 export function writeResults(name: string, text: string): string {
-  const file = path.join(REPO, 'bench', 'results', name);
+  const file = path.join(REPO, 'bench', 'results', BENCH_DB === 'postgres' ? name.replace(/(\.\w+)$/, '-postgres$1') : name);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
   return file;

@@ -14,7 +14,7 @@
 import os from 'node:os';
 import { openDb, type Db } from '../src/store/db.js';
 import {
-  Api, intEnv, load, loadSettings, measure, pool, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
+  afterBulkInsert, Api, BENCH_DB, intEnv, load, loadSettings, measure, pool, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
   type Identity, type Row, type Scenario,
 } from './harness.js';
 
@@ -84,6 +84,7 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
   const db = openDb(dbFile, 1);
   try {
     const counts = await insertIssues(db, project.id, rootUser.id, people, labels, milestones);
+    await afterBulkInsert(db, ['issues']);
     return {
       projectId: project.id,
       reporter: people[0],
@@ -285,7 +286,7 @@ async function main(): Promise<void> {
         'the developer and the guest for `/issues`.',
       `- Load: autocannon, ${SETTINGS.connections} connections, ${SETTINGS.duration} s per row after a ${SETTINGS.warmup} s warm-up, no pipelining; ` +
         `then ${SETTINGS.duration} s with 1 connection (the "1 conn" columns: the latency of a request on an otherwise idle server). ` +
-        `SQLite database on ${os.tmpdir()}.`,
+        `Database (${BENCH_DB}) on ${os.tmpdir()}.`,
       `- Server RSS: ${rssIdle ?? '?'} MB after start, ${rssSeeded ?? '?'} MB after seeding, ${rssLoaded ?? '?'} MB after the runs.`,
       `- Load average (1 min) before: ${loadBefore[0].toFixed(2)}, after: ${loadAfter[0].toFixed(2)}; ` +
         'a value well above 1 before the start means something else was using the cores and the figures are low.',

@@ -12,7 +12,7 @@
 import os from 'node:os';
 import { openDb, type Db } from '../src/store/db.js';
 import {
-  Api, intEnv, loadSettings, measure, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
+  afterBulkInsert, Api, intEnv, loadSettings, measure, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer,
   type Identity, type Row, type Scenario,
 } from './harness.js';
 
@@ -91,6 +91,7 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
   const db = openDb(dbFile, 1);
   try {
     const counts = await insertMergeRequests(db, project.id, big.iid, people, labels, milestones);
+    await afterBulkInsert(db, ['merge_requests']);
     return {
       projectId: project.id,
       bigIid: big.iid,

@@ -5,7 +5,7 @@
 // Settings (environment): BENCH_PROJECTS (1000), BENCH_DURATION seconds per run (10),
 // BENCH_CONNECTIONS (10), BENCH_WARMUP seconds before each run (1), BENCH_SEED_CONCURRENCY (4).
 import os from 'node:os';
-import { Api, intEnv, loadSettings, measure, pool, preamble, publish, rssMb, ROOT_TOKEN, table, withServer, runMain, type Row, type Scenario } from './harness.js';
+import { Api, BENCH_DB, intEnv, loadSettings, measure, pool, preamble, publish, rssMb, ROOT_TOKEN, table, withServer, runMain, type Row, type Scenario } from './harness.js';
 
 const SETTINGS = {
   projects: intEnv('BENCH_PROJECTS', 1000),
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
         `${OTHER_USERS + 1} users. Root sees ${rootSees} projects, the non-admin member (developer in ${MEMBER_GROUPS} groups) sees ${memberSees}. ` +
         `Seeding through the API took ${seeded.seconds.toFixed(1)} s.`,
       `- Load: autocannon, ${SETTINGS.connections} connections, ${SETTINGS.duration} s per row after a ${SETTINGS.warmup} s warm-up, no pipelining; ` +
-        `\`/projects/:id\` cycles through ${byId.length} projects the member can read. SQLite database on ${os.tmpdir()}.`,
+        `\`/projects/:id\` cycles through ${byId.length} projects the member can read. Database (${BENCH_DB}) on ${os.tmpdir()}.`,
       `- Server RSS: ${rssIdle ?? '?'} MB after start, ${rssSeeded ?? '?'} MB after seeding, ${rssLoaded ?? '?'} MB after the runs.`,
       `- Load average (1 min) before: ${loadBefore[0].toFixed(2)}, after: ${loadAfter[0].toFixed(2)}; ` +
         'a value well above 1 before the start means something else was using the cores and the figures are low.',

@@ -58,7 +58,11 @@ export function gitAsync(args: string[], options: GitOptions = {}): Promise<stri
  * Makes a temporary folder named `prefix…`, starts Wharf in this process on it (silent log,
  * the bench root token), runs `body`, then closes the server and removes the folder.
  */
-export async function withInProcessServer(prefix: string, body: (server: RunningServer, dir: string) => Promise<void>): Promise<void> {
+export async function withInProcessServer(
+  prefix: string,
+  body: (server: RunningServer, dir: string) => Promise<void>,
+  env: Record<string, string> = {},
+): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   try {
     const config = loadConfig({
@@ -67,6 +71,8 @@ export async function withInProcessServer(prefix: string, body: (server: Running
       WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
       WHARF_REPOS: path.join(dir, 'repos'),
       WHARF_ROOT_TOKEN: ROOT_TOKEN,
+      WHARF_SSH_PORT: '0',
+      ...env,
     });
     const server = await startServer(config, pino({ level: 'silent' }));
     try {

@@ -8,7 +8,10 @@ import type { Knex } from 'knex';
 const TABLES = ['issues', 'merge_requests'];
 
 function sqlite(knex: Knex): boolean {
-  return knex.client.config.client !== 'pg';
+  // By dialect rather than by the configured client name: the PostgreSQL client is a subclass
+  // (src/store/db.ts) whose name is not 'pg'. SQLite's answer is unchanged; PostgreSQL's
+  // trigram index is migration 20261122000018.
+  return knex.client.dialect === 'sqlite3';
 }
 
 export async function up(knex: Knex): Promise<void> {

@@ -12,6 +12,9 @@ import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { matchTakesBody, mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
+import { monitoringRouter } from './api/monitoring.js';
+import { requestMetrics } from './http/request_metrics.js';
+import { apiThrottle, webThrottle } from './http/throttle.js';
 
 export const API_PREFIX = '/api/v4';
 
@@ -20,6 +23,7 @@ export function buildApp(deps: Deps): Koa {
   app.silent = true; // errors are logged by errorMiddleware
 
   app.use(accessLog(deps));
+  app.use(requestMetrics);
   app.use(jsonMiddleware);
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
@@ -31,11 +35,13 @@ export function buildApp(deps: Deps): Koa {
 
   const health = healthRouter(deps);
   app.use(health.routes());
+  app.use(monitoringRouter(deps).routes());
+  app.use(webThrottle(deps, API_PREFIX)); // rate limits (the throttle_* settings) outside the API
   app.use(gitHttpMiddleware(deps)); // git clone/fetch/push: streamed bodies, outside the API's parser
 
   const api = apiRouter(deps);
   const apiRoutes = api.routes();
-  const auth = authenticate(deps);
+  const auth = apiThrottle(deps, authenticate(deps)); // rate limits around who is asking
   const sudo = resolveSudo(deps);
   const maxBytes = deps.config.maxBodyBytes;
   app.use(async (ctx, next) => {

@@ -1,4 +1,5 @@
 // Every setting of the process, read once from the environment. Nothing else reads process.env.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -12,10 +13,37 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes, once decoded: JSON, form, or multipart fields and files together. */
   maxBodyBytes: number;
-  /** SQLite connections (readers run in parallel; writers take turns). */
+  /** Database connections of the process (readers run in parallel; writers take turns). */
   dbPoolSize: number;
   /** GitLab 10.8's response schemas, described in /api/v4/openapi.json when the folder exists. */
   schemasDir: string;
+  /** Background jobs run at once by this process (0: it runs none; another process does). */
+  jobConcurrency: number;
+  /** How long a job stays claimed by a process that stopped renewing it (a crash), in ms. */
+  jobLeaseMs: number;
+  /** How often jobs queued by other processes are looked for, in ms. */
+  jobPollMs: number;
+  /** How long a stop waits for running jobs before handing them back, in ms. */
+  jobShutdownMs: number;
+  /** Addresses (CIDR or single) allowed to read `/-/metrics`; everyone else gets 404. */
+  monitoringWhitelist: string[];
+  /** git over SSH: the port to serve (0: no SSH server), also the port ssh_url_to_repo shows. */
+  sshPort: number;
+  /** The host name ssh_url_to_repo shows (WHARF_EXTERNAL_URL's by default). */
+  sshHost: string;
+}
+
+/** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
+function cidrListFrom(value: string | undefined, fallback: string, name: string): string[] {
+  const entries = (value === undefined || value.trim() === '' ? fallback : value).split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max);
+    if (!family || !prefixOk || rest.length) throw new Error(`${name} must be a comma-separated list of IP addresses or CIDR ranges, got "${entry}"`);
+  }
+  return entries;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -28,16 +56,28 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env.PORT, 8080, 'PORT');
   const db = env.WHARF_DB || 'db/wharf.sqlite3';
+  const postgres = db.startsWith('postgres://') || db.startsWith('postgresql://');
+  const externalUrl = (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, '');
+  const sshPort = intFrom(env.WHARF_SSH_PORT, 2222, 'WHARF_SSH_PORT');
+  if (sshPort > 65535) throw new Error(`WHARF_SSH_PORT must be a port number, got "${env.WHARF_SSH_PORT}"`);
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    db: db.startsWith('postgres://') || db.startsWith('postgresql://') ? db : path.resolve(db),
+    db: postgres ? db : path.resolve(db),
     reposDir: path.resolve(env.WHARF_REPOS || 'repos'),
-    externalUrl: (env.WHARF_EXTERNAL_URL || `http://localhost:${port}`).replace(/(?<!\/)\/+$/, ''),
+    externalUrl,
     rootToken: env.WHARF_ROOT_TOKEN || undefined,
     logLevel: env.WHARF_LOG_LEVEL || 'info',
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
-    dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, 4, 'WHARF_DB_POOL')),
+    // SQLite has one file and one writer: a few connections are enough for its readers.
+    dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, postgres ? 10 : 4, 'WHARF_DB_POOL')),
     schemasDir: path.resolve(env.WHARF_SCHEMAS || '../shared/reference/gitlab-10.8-schemas'),
+    jobConcurrency: intFrom(env.WHARF_JOB_CONCURRENCY, 5, 'WHARF_JOB_CONCURRENCY'),
+    jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,
+    jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),
+    jobShutdownMs: intFrom(env.WHARF_JOB_SHUTDOWN_SECONDS, 25, 'WHARF_JOB_SHUTDOWN_SECONDS') * 1000,
+    monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
+    sshPort,
+    sshHost: env.WHARF_SSH_HOST || new URL(externalUrl).hostname,
   };
 }

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './store/db.js';
 import type { Urls } from './http/urls.js';
 import type { RepoStore } from './git/repos.js';
+import type { JobPerformer } from './store/job_queue.js';
 
 export interface Deps {
   config: Config;
@@ -11,4 +12,6 @@ export interface Deps {
   urls: Urls;
   repos: RepoStore;
   log: Logger;
+  /** This process's job runner: `perform` runs a durable job now (src/store/job_queue.ts). */
+  jobs: JobPerformer;
 }

@@ -5,27 +5,42 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { openDb, migrate } from './store/db.js';
+import { openDb, migrate, postgresLocaleMismatch } from './store/db.js';
 import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { recoverAtStart } from './services/repository_guard.js';
 import { buildApp } from './app.js';
-import { startEventRetention } from './jobs/event_retention.js';
-import { startMemberExpiry } from './jobs/member_expiry.js';
+import { JobRunner } from './jobs/runner.js';
+import './jobs/kinds.js';
+import { registerDbPool, registerQueueMetrics } from './services/metrics.js';
+import { jobStats, queueMetrics } from './finders/job_metrics.js';
+import { startSshServer, type SshServer } from './transport/ssh_server.js';
 
 export interface RunningServer {
   deps: Deps;
+  /** This process's job runner (deps.jobs); tests call `jobs.drain()`. */
+  jobs: JobRunner;
   server: http.Server;
   url: string;
+  /** git over SSH (null when WHARF_SSH_PORT is 0). */
+  ssh: SshServer | null;
   close(): Promise<void>;
 }
 
 export async function prepare(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<Deps> {
   const db = openDb(config.db, config.dbPoolSize);
   await migrate(db);
+  const localeMismatch = await postgresLocaleMismatch(db);
+  if (localeMismatch) log.warn(localeMismatch);
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
-  const deps: Deps = { config, db, urls: new Urls(config.externalUrl), repos, log };
+  const deps = { config, db, urls: new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort }), repos, log } as Deps;
+  deps.jobs = new JobRunner(deps, {
+    concurrency: config.jobConcurrency,
+    leaseMs: config.jobLeaseMs,
+    pollMs: config.jobPollMs,
+    shutdownMs: config.jobShutdownMs,
+  });
   await bootstrap(deps);
   await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
   return deps;
@@ -33,6 +48,7 @@ export async function prepare(config: Config, log: Logger = pino({ level: config
 
 export async function startServer(config: Config, log?: Logger): Promise<RunningServer> {
   const deps = await prepare(config, log);
+  const runner = deps.jobs as JobRunner;
   const app = buildApp(deps);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -43,17 +59,39 @@ export async function startServer(config: Config, log?: Logger): Promise<Running
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const jobs = [startEventRetention(deps), startMemberExpiry(deps)]; // daily, unref'd
+  let ssh: SshServer | null = null;
+  try {
+    ssh = config.sshPort ? await startSshServer(deps, { port: config.sshPort, host: config.host }) : null;
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await deps.db.destroy();
+    throw err;
+  }
+  await runner.start(); // background jobs, the daily ones included
+  const stopPoolMetrics = registerDbPool(deps.db);
+  // The queue's backlog and latency per queue and its counters, read at each scrape.
+  const stopQueueMetrics = registerQueueMetrics(
+    async () => {
+      const [queues, stats] = await Promise.all([queueMetrics(deps.db), jobStats(deps.db)]);
+      return { queues, processed: stats.processed, failed: stats.failed };
+    },
+    (err) => deps.log.warn({ err }, 'the job queue could not be read for /-/metrics'),
+  );
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   return {
     deps,
     server,
     url,
+    jobs: runner,
+    ssh,
     async close() {
-      for (const job of jobs) job.stop();
+      stopPoolMetrics();
+      stopQueueMetrics();
+      await ssh?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runner.stop(); // running jobs finish (up to WHARF_JOB_SHUTDOWN_SECONDS) or go back to the queue
       await deps.db.destroy();
     },
   };

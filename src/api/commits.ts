@@ -1,22 +1,15 @@
-// Commits and tags reads (GitLab 10.8 lib/api/commits.rb GET routes, lib/api/tags.rb GET routes).
+// Commit reads (GitLab 10.8 lib/api/commits.rb GET routes; tags are api/tags.ts).
 // Each route declares REPOSITORY_READ: the project (404) and download_code (403) come first.
 import { route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
-import { pageOf, paginateArray, setPageHeaders } from '../http/pagination.js';
+import { pageOf, setPageHeaders } from '../http/pagination.js';
 import { REPOSITORY_READ, defaultRef, repositoryOf } from './repo_context.js';
 import { logIds } from '../git/log.js';
 import { commitStats } from '../git/commit_stats.js';
-import { compareVersions } from '../git/version_sort.js';
 import { commitBasic, commitDetail } from '../entities/commit.js';
-import { tagEntity } from '../entities/tag.js';
-import type { RepoReader, TagRef } from '../git/reader.js';
 
 const seconds = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
-
-async function tagCommit(reader: RepoReader, tag: TagRef) {
-  return tag.commitOid ? reader.commit(tag.commitOid) : null;
-}
 
 export const commitRoutes: Route[] = [
   route({
@@ -71,50 +64,6 @@ export const commitRoutes: Route[] = [
         lastPipeline: null,
         projectId: project.id,
       });
-    },
-  }),
-
-  route({
-    ...REPOSITORY_READ,
-    method: 'GET',
-    path: '/projects/:id/repository/tags',
-    params: {
-      sort: p.string().values(['asc', 'desc']).default('desc'),
-      order_by: p.string().values(['name', 'updated']).default('updated'),
-    },
-    summary: "List a repository's tags (by name or by the tagged commit's date)",
-    response: { schema: 'Tag', list: true },
-    handler: async ({ ctx, deps, project, params: { sort, order_by } }) => {
-      pageOf(ctx);
-      const reader = repositoryOf(deps, project);
-      const tags = await reader.tagRefs();
-      let sorted: TagRef[];
-      if (order_by === 'name') {
-        sorted = [...tags].sort((a, b) => compareVersions(a.name, b.name));
-      } else {
-        // By the tagged commit's date; a tag without a commit counts as "now" (last).
-        const now = Math.floor(Date.now() / 1000);
-        const dates = new Map<string, number>();
-        for (const t of tags) dates.set(t.name, (await tagCommit(reader, t))?.committer.timestamp ?? now);
-        sorted = [...tags].sort((a, b) => dates.get(a.name)! - dates.get(b.name)!);
-      }
-      if (sort === 'desc') sorted.reverse();
-      const page = paginateArray(ctx, sorted);
-      return Promise.all(page.map(async (t) => tagEntity(t, await tagCommit(reader, t))));
-    },
-  }),
-
-  route({
-    ...REPOSITORY_READ,
-    method: 'GET',
-    path: '/projects/:id/repository/tags/:tag_name',
-    summary: 'Get a tag',
-    response: { schema: 'Tag' },
-    handler: async ({ deps, project, path }) => {
-      const reader = repositoryOf(deps, project);
-      const tag = (await reader.tagRefs()).find((t) => t.name === path.tag_name);
-      if (!tag) throw notFound('Tag');
-      return tagEntity(tag, await tagCommit(reader, tag));
     },
   }),
 ];

@@ -13,7 +13,8 @@ import { notFound } from '../http/errors.js';
 import { p, type Parsed, type Schema } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
-import { EVENT_ACTION_NAMES, EVENT_TARGET_TYPES, eventsQuery, loadEventExtras, type EventRow, type EventSource } from '../finders/events.js';
+import { EVENT_ACTION_NAMES, EVENT_TARGET_TYPES, eventsQuery, loadEventExtras, type EventSource } from '../finders/events.js';
+import type { EventRow } from '../store/activity_rows.js';
 import { eventEntity } from '../entities/event.js';
 
 const FILTERS = {

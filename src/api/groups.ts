@@ -135,7 +135,7 @@ export const groupRoutes: Route[] = [
     summary: 'Update a group',
     response: DETAIL,
     handler: async ({ deps, user, group, params: v }) => {
-      const updated = await updateGroup(deps, group, { ...given({ name: v.name, path: v.path }), ...settings(v) });
+      const updated = await updateGroup(deps, group, { ...given({ name: v.name, path: v.path }), ...settings(v) }, user);
       return groupDetail(deps, user, updated);
     },
   }),

@@ -1,17 +1,14 @@
 // The parameters of GitLab 10.8's issue routes (lib/api/issues.rb: the list filters and
 // `issue_params`) and what a user may give of them: privileged fields only with admin_issue,
 // assignees cut to the first (CE) and to those who may read issues, as Issues::*Service
-// filter them; a follow-up issue's description for a merge request's discussions.
+// filter them (a follow-up issue's description: api/issue_follow_up.ts).
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
 import { coerceDate, coerceInteger, p, Param, type Parsed, type Schema } from '../http/params.js';
 import { optionalId, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
 import { ISSUE_ORDERS, ISSUE_SCOPES, ISSUE_STATES, type IssueFilters } from '../finders/issues.js';
-import { findMergeRequest } from '../finders/merge_requests.js';
 import { issueReaders } from '../policy/issues.js';
-import { can } from '../policy/can.js';
 import type { IssueInput } from '../services/issues.js';
-import { mergeRequestSubject } from './noteables.js';
 
 /** Integers as an array or one value; '' (or an empty array) is the empty list. */
 const idList = () =>
@@ -85,16 +82,4 @@ export async function issueInputOf(deps: Deps, loaded: LoadedProject, v: Parsed<
     }
   }
   return input;
-}
-
-/**
- * The description of a follow-up issue for a merge request the user can read (GitLab's
- * Issues::BuildService): it lists the merge request's unresolved discussions. Notes here are
- * never resolvable, so there are none, whichever `discussion_to_resolve` is named; an
- * unknown or unreadable merge request is ignored, as the finder's nil is.
- */
-export async function followUpDescription(deps: Deps, loaded: LoadedProject, mrIid: number): Promise<string | null> {
-  const mr = await findMergeRequest(deps.db, loaded.project.id, mrIid);
-  if (!mr || !can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request')) return null;
-  return `There are no unresolved discussions. Review the conversation in !${mr.iid}`;
 }

@@ -12,10 +12,13 @@ import { route, type Route } from './route.js';
 import { forbidden, notFound, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
-import { followUpDescription, ISSUE_EDIT_PARAMS, ISSUE_LIST_PARAMS, issueFiltersOf, issueInputOf } from './issue_params.js';
+import { ISSUE_EDIT_PARAMS, ISSUE_LIST_PARAMS, issueFiltersOf, issueInputOf } from './issue_params.js';
+import { followUpOf, resolveFollowUp } from './issue_follow_up.js';
+import { recordUserAgent } from '../services/user_agent_details.js';
 import { issueSubject } from './noteables.js';
 import { issueBasic, issueEntity } from '../entities/issue.js';
-import { findIssue, issuesQuery, loadIssueExtras, type IssueFilters, type IssueRow, type IssueSource } from '../finders/issues.js';
+import { findIssue, issuesQuery, loadIssueExtras, type IssueFilters, type IssueSource } from '../finders/issues.js';
+import type { IssueRow } from '../store/issuable_rows.js';
 import { can } from '../policy/can.js';
 import { createIssue, deleteIssue, updateIssue } from '../services/issues.js';
 import { subscribedTo } from '../services/subscriptions.js';
@@ -33,7 +36,7 @@ async function renderList(ctx: Koa.Context, deps: Deps, user: UserRow, source: I
   return rows.map((row) => issueBasic(row, extras, deps.urls));
 }
 
-async function renderOne(deps: Deps, row: IssueRow, user: UserRow) {
+export async function renderOne(deps: Deps, row: IssueRow, user: UserRow) {
   const extras = await loadIssueExtras(deps.db, [row]);
   const assignees = extras.assignees.get(row.id) ?? [];
   const subscribable = { type: 'Issue' as const, id: row.id, authorId: row.author_id, assigneeIds: assignees, title: row.title, description: row.description };
@@ -41,7 +44,7 @@ async function renderOne(deps: Deps, row: IssueRow, user: UserRow) {
 }
 
 /** The issue of the route, which the user may read; `404 Not found` otherwise (the finder hides it). */
-async function readableIssue(deps: Deps, loaded: LoadedProject, iid: number) {
+export async function readableIssue(deps: Deps, loaded: LoadedProject, iid: number) {
   const issue = await findIssue(deps.db, loaded.project.id, iid);
   if (!issue) throw recordNotFound();
   const subject = await issueSubject(deps, loaded, issue);
@@ -112,15 +115,21 @@ export const issueRoutes: Route[] = [
     },
     summary: 'Create an issue',
     response: ISSUE,
-    handler: async ({ deps, user, project, loaded, params: v, can: canOnProject }) => {
+    handler: async ({ ctx, deps, user, project, loaded, params: v, can: canOnProject }) => {
       const input = await issueInputOf(deps, loaded, v);
       input.title = v.title;
       if (v.created_at && canOnProject('set_issue_created_at')) input.createdAt = v.created_at;
-      if (v.description === undefined && v.merge_request_to_resolve_discussions_of != null) {
-        const description = await followUpDescription(deps, loaded, v.merge_request_to_resolve_discussions_of);
-        if (description) input.description = description;
-      }
-      const issue = await createIssue(deps.db, project.id, user, input, { createLabels: canOnProject('admin_label') });
+      const mrIid = v.merge_request_to_resolve_discussions_of;
+      const followUp = mrIid != null ? await followUpOf(deps, loaded, mrIid, v.discussion_to_resolve) : null;
+      if (v.description === undefined && followUp) input.description = followUp.description;
+      const userAgent = ctx.get('user-agent');
+      const issue = await createIssue(deps.db, project.id, user, input, {
+        createLabels: canOnProject('admin_label'),
+        after: async (tx, created) => {
+          await recordUserAgent(tx, { type: 'Issue', id: created.id }, userAgent, ctx.ip);
+          if (followUp) await resolveFollowUp(tx, loaded, followUp, user, created.iid);
+        },
+      });
       return renderOne(deps, issue, user);
     },
   }),

@@ -12,19 +12,8 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { labelEntity, type LabelEntity } from '../entities/label.js';
-import {
-  createLabel,
-  deleteLabel,
-  findLabelByIdOrTitle,
-  findLabelByTitle,
-  labelCounts,
-  labelsQuery,
-  setLabelSubscription,
-  subscribedLabelIds,
-  updateLabel,
-  type LabelRow,
-  type LabelViewer,
-} from '../services/labels.js';
+import { createLabel, deleteLabel, findLabelByIdOrTitle, findLabelByTitle, labelCounts, labelsQuery, setLabelSubscription, subscribedLabelIds, updateLabel, type LabelViewer } from '../services/labels.js';
+import type { LabelRow } from '../store/issuable_rows.js';
 
 /** Grape's `Integer, allow_blank: true`: an empty value means "no priority". */
 const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));

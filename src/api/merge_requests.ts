@@ -7,7 +7,7 @@
 // user may not set are silently dropped (api/merge_request_params.ts). A merge request the
 // user may not read is a 404, one they may read but not change a 403.
 import type { Deps } from '../deps.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import type { UserRow } from '../store/rows.js';
 import type { LoadedProject } from './loaders.js';
 import { route, type Route } from './route.js';

@@ -9,10 +9,12 @@ import { coerceDate, p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Conn } from '../store/db.js';
 import { milestoneEntity } from '../entities/milestone.js';
-import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES, type MilestoneRow } from '../finders/milestones.js';
+import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery, MILESTONE_STATES } from '../finders/milestones.js';
+import type { IssueRow, MilestoneRow, MergeRequestRow } from '../store/issuable_rows.js';
+import { loadIssueExtras } from '../finders/issues.js';
+import { issueBasic } from '../entities/issue.js';
 import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
 import { presentMergeRequestList } from '../entities/merge_request.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */
 const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));
@@ -117,7 +119,12 @@ export const milestoneRoutes: Route[] = [
     params: milestoneId,
     summary: "A milestone's issues",
     response: { schema: 'Issue', list: true },
-    handler: async ({ ctx, deps, project, params }) => milestoneIssues(ctx, deps.db, deps.urls, await milestoneOr404(deps.db, project.id, params.milestone_id)),
+    handler: async ({ ctx, deps, user, project, params }) => {
+      const query = milestoneIssues(deps.db, user, await milestoneOr404(deps.db, project.id, params.milestone_id));
+      const rows = await paginate<IssueRow>(ctx, deps.db, query);
+      const extras = await loadIssueExtras(deps.db, rows);
+      return rows.map((row) => issueBasic(row, extras, deps.urls));
+    },
   }),
 
   // The merge requests the user may read: none for those who may not (a guest of a private

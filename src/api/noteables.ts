@@ -7,11 +7,12 @@
 // answers GitLab's own status and message for a missing or unreadable target.
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
-import { assigneeIdsOf, findIssue, type IssueRow } from '../finders/issues.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { assigneeIdsOf, findIssue } from '../finders/issues.js';
+import type { IssueRow, MergeRequestRow, NoteableType } from '../store/issuable_rows.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject } from '../policy/can.js';
 import type { NoteFacts } from '../policy/notes.js';
-import type { NoteableType } from '../services/notes.js';
+import { notFound, recordNotFound } from '../http/errors.js';
 
 /** The path segment of the two noteable kinds. */
 export type NoteableKind = 'issues' | 'merge_requests';
@@ -60,7 +61,13 @@ export function mergeRequestSubject(loaded: LoadedProject, mr: MergeRequestRow):
 /** A note of the noteable as a policy subject, with what the noteable's policy said. */
 export function noteSubject(noteable: Noteable, note: NoteFacts): NoteSubject {
   const { project, access } = noteable.subject;
-  return { kind: 'note', project, access, noteable: { readable: noteable.readable, discussionLocked: noteable.discussionLocked }, note };
+  return {
+    kind: 'note',
+    project,
+    access,
+    noteable: { readable: noteable.readable, discussionLocked: noteable.discussionLocked, authorId: noteable.authorId },
+    note,
+  };
 }
 
 /** The noteable of the loaded project with this iid, as its user sees it; undefined when there is none. */
@@ -119,3 +126,17 @@ export function rubyErrors(errors: Record<string, string[]>): string {
   const entries = Object.entries(errors).map(([field, messages]) => `:${field}=>[${messages.map((m) => JSON.stringify(m)).join(', ')}]`);
   return `{${entries.join(', ')}}`;
 }
+
+/** The noteable of the route in the loaded project, readable, or GitLab's 404s. */
+export async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NoteableKind, iid: number): Promise<Noteable> {
+  const noteable = await findNoteable(deps, loaded, kind, iid);
+  if (!noteable) throw recordNotFound();
+  if (!noteable.readable) {
+    // The issue finder hides what the user may not read; the merge request finder only
+    // what is disabled, and find_noteable's own check names the collection.
+    if (kind === 'merge_requests' && loaded.project.merge_requests_enabled) throw notFound(kind);
+    throw recordNotFound();
+  }
+  return noteable;
+}
+

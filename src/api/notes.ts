@@ -7,15 +7,15 @@
 // noteable, or an issue the user may not read, is `404 Not found` (GitLab's finders hide it);
 // a merge request the finder shows but the user may not read is `404 merge_requests Not Found`.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
 import { route, type Route } from './route.js';
-import { ApiError, forbidden, notFound, recordNotFound } from '../http/errors.js';
+import { ApiError, forbidden, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findNoteable, NOTEABLE_KINDS, noteSubject, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
+import { NOTEABLE_KINDS, noteSubject, readableNoteable, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
 import { can } from '../policy/can.js';
-import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteRow, type NoteTarget } from '../services/notes.js';
+import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes.js';
+import type { NoteRow } from '../store/issuable_rows.js';
 import { presentNotes } from '../entities/note.js';
 
 const NOTE = { schema: 'Note' } as const;
@@ -23,25 +23,12 @@ const noteableId = { noteable_id: p.integer().required() };
 const noteId = { ...noteableId, note_id: p.integer().required() };
 
 /** GitLab's bad_request!(attribute): `400 (Bad request) "<attribute>" not given`. */
-function badRequestNotGiven(attribute: string): ApiError {
+export function badRequestNotGiven(attribute: string): ApiError {
   return new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
 }
 
 function targetOf(noteable: Noteable): NoteTarget {
   return { type: noteable.type, id: noteable.id, projectId: noteable.projectId };
-}
-
-/** The noteable of the route in the loaded project, readable, or GitLab's 404s. */
-async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: NoteableKind, iid: number): Promise<Noteable> {
-  const noteable = await findNoteable(deps, loaded, kind, iid);
-  if (!noteable) throw recordNotFound();
-  if (!noteable.readable) {
-    // The issue finder hides what the user may not read; the merge request finder only
-    // what is disabled, and find_noteable's own check names the collection.
-    if (kind === 'merge_requests' && loaded.project.merge_requests_enabled) throw notFound(kind);
-    throw recordNotFound();
-  }
-  return noteable;
 }
 
 async function noteOr404(deps: Deps, noteable: Noteable, id: number): Promise<NoteRow> {
@@ -55,7 +42,7 @@ async function render(deps: Deps, note: NoteRow, noteable: Noteable) {
 }
 
 /** A datetime as Rails would cast it for created_at; undefined when it is not one. */
-function looseTime(raw: unknown): string | undefined {
+export function looseTime(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   const ms = Date.parse(raw);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();

@@ -99,7 +99,7 @@ export const projectRoutes: Route[] = [
       const updated = await updateProject(deps, project, {
         ...toSettings(v),
         ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), default_branch: v.default_branch }),
-      });
+      }, user);
       return presentProject(deps, user, updated, { view: 'project', canAdmin: true });
     },
   }),

@@ -13,6 +13,8 @@ import { customAttributeRoutes } from './custom_attributes.js';
 import { forkRoutes } from './forks.js';
 import { repositoryRoutes } from './repository.js';
 import { commitRoutes } from './commits.js';
+import { tagRoutes } from './tags.js';
+import { commitNoteRoutes } from './commit_notes.js';
 import { compareRoutes } from './compare.js';
 import { versionRoutes } from './version.js';
 import { userRoutes } from './users.js';
@@ -23,12 +25,19 @@ import { memberRoutes } from './members.js';
 import { eventRoutes } from './events.js';
 import { todoRoutes } from './todos.js';
 import { issueRoutes } from './issues.js';
+import { issueExtraRoutes } from './issue_extras.js';
 import { noteRoutes } from './notes.js';
+import { discussionRoutes } from './discussions.js';
 import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { docsRoutes } from './docs.js';
+import { housekeepingRoutes } from './housekeeping.js';
+import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
+import { settingsRoutes } from './settings.js';
+import { keyRoutes } from './keys.js';
+import { deployKeyRoutes } from './deploy_keys.js';
 
 export interface RouteTable {
   family: string;
@@ -45,6 +54,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },
   { family: 'commits', routes: commitRoutes },
+  { family: 'tags', routes: tagRoutes },
+  { family: 'commit_notes', routes: commitNoteRoutes },
   { family: 'compare', routes: compareRoutes },
   { family: 'version', routes: versionRoutes },
   { family: 'users', routes: userRoutes },
@@ -54,14 +65,20 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'members', routes: memberRoutes },
   { family: 'events', routes: eventRoutes },
   { family: 'todos', routes: todoRoutes },
-  { family: 'issues', routes: issueRoutes },
+  { family: 'issues', routes: [...issueRoutes, ...issueExtraRoutes] },
   { family: 'notes', routes: noteRoutes },
+  { family: 'discussions', routes: discussionRoutes },
   { family: 'award_emoji', routes: awardEmojiRoutes },
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
+  { family: 'housekeeping', routes: housekeepingRoutes },
+  { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
+  { family: 'settings', routes: settingsRoutes },
+  { family: 'keys', routes: keyRoutes },
+  { family: 'deploy_keys', routes: deployKeyRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

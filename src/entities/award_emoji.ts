@@ -3,7 +3,7 @@
 import type { Conn } from '../store/db.js';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
-import type { AwardRow } from '../services/award_emoji.js';
+import type { AwardRow } from '../store/issuable_rows.js';
 import { ghostUser, userBasic } from './user.js';
 import { usersById } from './note.js';
 

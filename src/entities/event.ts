@@ -7,8 +7,9 @@
 // id; `target_title` the target's title (a note's is its noteable's). A comment adds `note`,
 // a push `push_data`.
 import type { Urls } from '../http/urls.js';
-import type { EventExtras, EventRow } from '../finders/events.js';
-import { EVENT_ACTIONS } from '../services/events.js';
+import type { EventExtras } from '../finders/events.js';
+import type { EventRow } from '../store/activity_rows.js';
+import { EVENT_ACTIONS } from '../store/event_actions.js';
 import { userBasic } from './user.js';
 import { noteEntity } from './note.js';
 

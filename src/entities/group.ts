@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectRow, UserRow } from '../store/rows.js';
-import { visibilityName } from '../policy/levels.js';
+import { visibilityName } from '../store/levels.js';
 import { whereVisibleProjects } from '../policy/projects.js';
 import { presentProjects, withNamespaces } from './project.js';
 

@@ -3,29 +3,11 @@
 // closer as no closed_by. Votes count the thumbsup/thumbsdown award emoji.
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
-import type { IssueExtras, IssueRow } from '../finders/issues.js';
+import type { IssueExtras } from '../finders/issues.js';
+import type { IssueRow } from '../store/issuable_rows.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
-
-const MINUTE = 60;
-const HOUR = 60 * MINUTE;
-const DAY = 8 * HOUR; // GitLab's time tracking: 8-hour days, 5-day weeks
-const WEEK = 5 * DAY;
-const MONTH = 4 * WEEK;
-
-/** GitLab's human time ("1h 30m", "1w 2d"); null for zero. */
-export function humanTime(seconds: number): string | null {
-  if (!seconds) return null;
-  const sign = seconds < 0 ? '-' : '';
-  let rest = Math.abs(seconds);
-  const parts: string[] = [];
-  for (const [unit, size] of [['mo', MONTH], ['w', WEEK], ['d', DAY], ['h', HOUR], ['m', MINUTE], ['s', 1]] as const) {
-    const n = Math.floor(rest / size);
-    if (n) parts.push(`${n}${unit}`);
-    rest -= n * size;
-  }
-  return sign + parts.join(' ');
-}
+import { humanTime } from '../store/durations.js';
 
 // A page shows the same few users many times: each is presented once per page (extras).
 const presentedUsers = new WeakMap<IssueExtras, Map<number, ReturnType<typeof userBasic>>>();

@@ -1,6 +1,6 @@
 // GitLab 10.8's Label entity (LabelBasic's id, name, color, description, plus the counts,
 // the project's priority and whether the current user is subscribed).
-import type { LabelCounts, LabelRow } from '../services/labels.js';
+import type { LabelCounts, LabelRow } from '../store/issuable_rows.js';
 
 export interface LabelEntity extends LabelCounts {
   id: number;

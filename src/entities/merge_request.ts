@@ -7,23 +7,17 @@
 import type { Deps } from '../deps.js';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
-import { loadMergeRequestExtras, type MergeRequestExtras, type MergeRequestRow } from '../finders/merge_requests.js';
+import { loadMergeRequestExtras, type MergeRequestExtras } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { isProtected } from '../policy/branches.js';
-import { PRIVATE } from '../policy/levels.js';
+import { PRIVATE } from '../store/levels.js';
 import { ensureMergeStatus } from '../services/merge_status.js';
 import { subscriptionsFor } from '../services/subscriptions.js';
-import { changesOverflow } from '../services/merge_request_diff.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
-import { humanTime } from './issue.js';
-
-/** MergeRequest::WIP_REGEX. */
-const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+\s*/i;
-
-export function workInProgress(title: string): boolean {
-  return WIP.test(title);
-}
+import { humanTime } from '../store/durations.js';
+import { changesOverflow, workInProgress } from '../store/merge_request_facts.js';
 
 /** Past this many changed files the count shows as "1000+" (Commit::DIFF_HARD_LIMIT_FILES). */
 export const CHANGES_COUNT_CAP = 1000;

@@ -1,7 +1,7 @@
 // GitLab 10.8's Milestone entity. 10.8 has no web_url here (later versions add it, and
 // 10.8's own schema, public_api/v4/milestones.json, forbids extra keys); group_id is only
 // exposed for group milestones, which Wharf does not have yet.
-import type { MilestoneRow } from '../finders/milestones.js';
+import type { MilestoneRow } from '../store/issuable_rows.js';
 
 export interface MilestoneEntity {
   id: number;

@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { MemberRow, NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { visibilityName } from '../policy/levels.js';
+import { visibilityName } from '../store/levels.js';
 import { userBasic } from './user.js';
 
 export type ProjectView = 'basic' | 'project' | 'withAccess';

@@ -1,7 +1,7 @@
 // GitLab 10.8's ProtectedBranch entity: the name (or wildcard) and, as one-element arrays
 // (CE allows exactly one of each), its push and merge access levels with their descriptions.
-import type { ProtectedBranchRule } from '../policy/branches.js';
-import { DEVELOPER, MASTER, NO_ACCESS } from '../policy/levels.js';
+import type { ProtectedBranchRule } from '../store/rows.js';
+import { DEVELOPER, MASTER, NO_ACCESS } from '../store/levels.js';
 
 export interface ProtectedRefAccessEntity {
   access_level: number;

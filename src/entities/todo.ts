@@ -5,11 +5,10 @@
 // loads its projects, authors, targets and notes in one batch per kind.
 import type { Deps } from '../deps.js';
 import type { ProjectRow, UserRow } from '../store/rows.js';
-import type { TodoRow } from '../finders/todos.js';
-import type { IssueRow } from '../finders/issues.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
+import type { TodoRow } from '../store/activity_rows.js';
+import type { IssueRow, MergeRequestRow } from '../store/issuable_rows.js';
 import { loadIssueExtras } from '../finders/issues.js';
-import { TODO_ACTIONS } from '../services/todos.js';
+import { TODO_ACTIONS } from '../store/todo_actions.js';
 import { issueEntity } from './issue.js';
 import { presentMergeRequests } from './merge_request.js';
 import { subscriptionsFor } from '../services/subscriptions.js';

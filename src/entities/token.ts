@@ -1,7 +1,7 @@
 // ImpersonationToken: a personal access token as the admin API shows it. Only a digest is
 // stored, so the secret (`token`) can be shown once, in the answer that creates it.
 import type { TokenRow } from '../store/rows.js';
-import { tokenExpired, tokenScopes } from '../services/tokens.js';
+import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 
 export function impersonationToken(row: TokenRow, secret?: string) {
   return {

@@ -5,9 +5,13 @@ import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { personalProjectCounts, userCustomAttributes } from '../finders/users.js';
 
-/** A user's own avatar, or the avatar service's picture for their email (GitLab's default). */
-export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>): string {
+/**
+ * A user's own avatar, or the avatar service's picture for their email (GitLab's default);
+ * none when the `gravatar_enabled` setting is off.
+ */
+export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>, urls: Pick<Urls, 'gravatarEnabled'>): string | null {
   if (user.avatar_url) return user.avatar_url;
+  if (!urls.gravatarEnabled) return null;
   const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
@@ -18,7 +22,7 @@ export function userBasic(u: UserRow, urls: Urls) {
     name: u.name,
     username: u.username,
     state: u.state,
-    avatar_url: avatarUrl(u),
+    avatar_url: avatarUrl(u, urls),
     web_url: urls.user(u.username),
   };
 }
@@ -97,7 +101,7 @@ export function ghostUser(urls: Urls) {
     name: 'Ghost User',
     username: 'ghost',
     state: 'active',
-    avatar_url: avatarUrl({ avatar_url: null, email: 'ghost@example.com' }),
+    avatar_url: avatarUrl({ avatar_url: null, email: 'ghost@example.com' }, urls),
     web_url: urls.user('ghost'),
   };
 }

@@ -2,8 +2,7 @@
 // query, and the `my_reaction_emoji` filter.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Note';
+import type { AwardableType } from '../store/issuable_rows.js';
 
 export interface Votes {
   upvotes: number;

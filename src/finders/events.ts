@@ -7,21 +7,11 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import type { NoteRow } from '../services/notes.js';
-import { EVENT_ACTIONS, retentionCutoff, type EventAction } from '../services/events.js';
+import type { NoteRow } from '../store/issuable_rows.js';
+import { EVENT_ACTIONS, type EventAction } from '../store/event_actions.js';
+import { retentionCutoff } from '../store/event_retention.js';
 import { whereVisibleEvents, whereVisibleProjectlessEvents } from '../policy/events.js';
-
-export interface EventRow {
-  id: number;
-  project_id: number | null;
-  author_id: number;
-  action: number;
-  target_type: string | null;
-  target_id: number | null;
-  target_title: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { EventRow } from '../store/activity_rows.js';
 
 export interface PushPayloadRow {
   event_id: number;

@@ -110,7 +110,8 @@ export function applySharedFilters(q: Knex.QueryBuilder, db: Conn, type: LinkedT
   const search = squish(f.search ?? '');
   if (search !== '') {
     // SQLite: the trigram index (migration 000015) finds the candidates; for ASCII words it
-    // answers exactly what LIKE would, other words are checked again with LIKE.
+    // answers exactly what LIKE would, other words are checked again with LIKE. PostgreSQL:
+    // its pg_trgm indexes (migration 000018) serve the LIKE conditions themselves.
     const match = isSqlite(db) ? trigramMatch(search, ['title', 'description']) : null;
     if (match) {
       const index = `${SEARCH_TABLE[type]}_search`;

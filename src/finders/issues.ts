@@ -3,36 +3,15 @@
 // shows beyond its rows (authors, assignees, milestones, labels, project paths) is loaded in
 // one batch per kind by `loadIssueExtras`.
 import type { Knex } from 'knex';
-import { isSqlite, type Conn } from '../store/db.js';
+import type { Conn } from '../store/db.js';
 import { trigramMatch } from './fuzzy.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import type { MilestoneRow } from './milestones.js';
+import type { MilestoneRow, IssueRow } from '../store/issuable_rows.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { whereVisibleInProject, whereVisibleIssues } from '../policy/issues.js';
 import { applySharedFilters, filtersByLabelTitles, filtersByMilestone, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
-import { withPagingPlan, type Page } from '../http/pagination.js';
+import { withPagingPlan, type Page } from '../store/paging.js';
 import { awardedIds, voteCounts, type Votes } from './award_emoji.js';
-
-export interface IssueRow {
-  id: number;
-  project_id: number;
-  iid: number;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed';
-  author_id: number | null;
-  confidential: boolean | number;
-  discussion_locked: boolean | number | null;
-  due_date: string | null;
-  milestone_id: number | null;
-  closed_at: string | null;
-  closed_by_id: number | null;
-  time_estimate: number;
-  total_time_spent: number;
-  user_notes_count: number;
-  created_at: string;
-  updated_at: string;
-}
 
 export const ISSUE_STATES = ['opened', 'closed', 'all'] as const;
 export const ISSUE_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
@@ -76,10 +55,11 @@ function applyFilters(q: Knex.QueryBuilder, db: Conn, user: UserRow, f: IssueFil
  * from that set and sorts it, rather than walking the whole list in order and checking every
  * issue.
  */
-function hasSetFilter(db: Conn, f: IssueFilters): boolean {
+function hasSetFilter(f: IssueFilters): boolean {
   const labelTitles = filtersByLabelTitles(f.labels);
   const milestoneSet = filtersByMilestone(f.milestone);
-  const indexedSearch = isSqlite(db) && f.search !== undefined && trigramMatch(f.search, ['title']) !== null;
+  // SQLite's FTS5 and PostgreSQL's pg_trgm indexes (migrations 000015, 000018) both serve it.
+  const indexedSearch = f.search !== undefined && trigramMatch(f.search, ['title']) !== null;
   return (
     f.scope !== 'all' ||
     f.authorId !== undefined ||
@@ -113,7 +93,7 @@ function walkIsCheaper(page: Page, total: number, size: number): boolean {
  * issues drive, in index order, and stop after the page) and on `i.project_id` otherwise.
  */
 export function issuesQuery(db: Conn, user: UserRow, source: IssueSource, f: IssueFilters): Knex.QueryBuilder {
-  const setDriven = hasSetFilter(db, f) && !(f.iids && f.iids.length);
+  const setDriven = hasSetFilter(f) && !(f.iids && f.iids.length);
   const build = (walk: boolean) => {
     const q = db('issues as i').select('i.*');
     if (source.kind === 'project') {

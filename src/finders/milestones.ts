@@ -1,29 +1,12 @@
 // Project milestone lookups and the milestone list (GitLab 10.8 MilestoneResponses):
 // newest first, `state` active|closed|all (default all), `iids`, and a fuzzy `search`
 // over title or description.
-import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import { paginate } from '../http/pagination.js';
-import type { Urls } from '../http/urls.js';
-import { currentUser } from '../http/auth.js';
+import type { UserRow } from '../store/rows.js';
 import { whereConfidentialVisible } from '../policy/issues.js';
-import { issueBasic } from '../entities/issue.js';
-import { loadIssueExtras, type IssueRow } from './issues.js';
+import type { MilestoneRow } from '../store/issuable_rows.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
-
-export interface MilestoneRow {
-  id: number;
-  project_id: number;
-  iid: number;
-  title: string;
-  description: string | null;
-  state: 'active' | 'closed';
-  due_date: string | null;
-  start_date: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export const MILESTONE_STATES = ['active', 'closed', 'all'] as const;
 
@@ -64,15 +47,13 @@ export function milestoneMergeRequests(db: Conn, milestone: MilestoneRow): Knex.
   return byLabelPriority(query, 'merge_request', 'mr');
 }
 
-/** The milestone's issues the user may see, by label priority, as IssueBasic entities. */
-export async function milestoneIssues(ctx: Koa.Context, db: Conn, urls: Urls, milestone: MilestoneRow): Promise<unknown[]> {
+/** The milestone's issues the user may see, by label priority. */
+export function milestoneIssues(db: Conn, user: UserRow | null, milestone: MilestoneRow): Knex.QueryBuilder {
   const query = db('issues as i')
     .select('i.*')
     .join('projects as p', 'p.id', 'i.project_id')
     .where({ 'i.project_id': milestone.project_id, 'i.milestone_id': milestone.id, 'p.issues_enabled': true });
   byLabelPriority(query, 'issue', 'i');
-  whereConfidentialVisible(query, db, currentUser(ctx), 'i');
-  const rows = await paginate<IssueRow>(ctx, db, query);
-  const extras = await loadIssueExtras(db, rows);
-  return rows.map((row) => issueBasic(row, extras, urls));
+  whereConfidentialVisible(query, db, user, 'i');
+  return query;
 }

@@ -6,23 +6,10 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import { recordNotFound } from '../http/errors.js';
-import { TODO_ACTIONS, type TodoAction } from '../services/todos.js';
+import { RecordNotFound } from '../store/domain_errors.js';
+import { TODO_ACTIONS, type TodoAction } from '../store/todo_actions.js';
 import { whereReadableTodos } from '../policy/todos.js';
-
-export interface TodoRow {
-  id: number;
-  user_id: number;
-  project_id: number;
-  author_id: number | null;
-  target_type: 'Issue' | 'MergeRequest';
-  target_id: number;
-  note_id: number | null;
-  action: number;
-  state: 'pending' | 'done';
-  created_at: string;
-  updated_at: string;
-}
+import type { TodoRow } from '../store/activity_rows.js';
 
 export interface TodoFilters {
   action?: string;
@@ -48,7 +35,7 @@ export async function todosQuery(db: Conn, user: UserRow, f: TodoFilters): Promi
     if (f.authorId === '0') q.whereNull('t.author_id');
     else {
       const author = DIGITS.test(f.authorId) ? await db('users').where({ id: Number(f.authorId) }).first('id') : undefined;
-      if (!author) throw recordNotFound();
+      if (!author) throw new RecordNotFound();
       q.where('t.author_id', author.id);
     }
   }
@@ -56,7 +43,7 @@ export async function todosQuery(db: Conn, user: UserRow, f: TodoFilters): Promi
   if (f.type === 'Issue' || f.type === 'MergeRequest') q.where('t.target_type', f.type);
   if (f.projectId !== undefined && f.projectId !== '') {
     const project = DIGITS.test(f.projectId) ? await db('projects').where({ id: Number(f.projectId) }).first('id') : undefined;
-    if (!project) throw recordNotFound();
+    if (!project) throw new RecordNotFound();
     q.where('t.project_id', project.id);
   }
   whereReadableTodos(q, db, user, 't', 'p');

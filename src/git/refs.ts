@@ -133,10 +133,10 @@ async function makeRefDirs(gitdir: string, ref: string): Promise<void> {
   }
 }
 
-/** Removes now-empty directories from `dir` up to (not including) `refs/heads`. */
+/** Removes now-empty directories from `dir` up to (not including) `refs/heads` or `refs/tags`. */
 async function pruneEmptyDirs(gitdir: string, dir: string): Promise<void> {
-  const stop = path.join(gitdir, 'refs', 'heads');
-  while (dir.startsWith(stop + path.sep)) {
+  const stop = [path.join(gitdir, 'refs', 'heads'), path.join(gitdir, 'refs', 'tags')].find((s) => dir.startsWith(s + path.sep));
+  while (stop && dir.startsWith(stop + path.sep)) {
     try {
       await fs.promises.rmdir(dir);
     } catch {

@@ -24,7 +24,7 @@ const deflate = promisify(zlib.deflate);
 /** Objects written at once by one flush (each is its own file and fsync). */
 const PARALLEL_WRITES = 8;
 
-export type ObjectType = 'blob' | 'tree' | 'commit';
+export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
 export interface Signature {
   name: string;
@@ -83,6 +83,18 @@ export function encodeCommit(c: NewCommit): Buffer {
   return Buffer.from(`${lines.join('\n')}\n\n${c.message}`);
 }
 
+/** An annotated tag object (git's `mktag` format); the tagged object is a commit. */
+export interface NewTag {
+  object: string;
+  name: string;
+  tagger: Signature;
+  message: string;
+}
+
+export function encodeTag(t: NewTag): Buffer {
+  return Buffer.from(`object ${t.object}\ntype commit\ntag ${t.name}\ntagger ${encodeSignature(t.tagger)}\n\n${t.message}`);
+}
+
 /** True when git would refuse the identity: empty once cleaned. */
 export function blankIdent(s: string): boolean {
   return cleanIdent(s) === '';
@@ -110,6 +122,10 @@ export class ObjectBatch {
 
   commit(c: NewCommit): string {
     return this.add('commit', encodeCommit(c));
+  }
+
+  tag(t: NewTag): string {
+    return this.add('tag', encodeTag(t));
   }
 
   /** Writes every object (loose, deflated, on disk); nothing references them until a ref moves. */

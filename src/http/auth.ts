@@ -6,7 +6,8 @@ import type { Deps } from '../deps.js';
 import type { TokenRow, UserRow } from '../store/rows.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
 import { rawParams } from './params.js';
-import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
+import { tokenDigest } from '../services/tokens.js';
+import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 
 export interface AuthState {
@@ -16,7 +17,7 @@ export interface AuthState {
   sudoer: UserRow | null;
 }
 
-function tokenFrom(ctx: Koa.Context): string | undefined {
+export function tokenFrom(ctx: Koa.Context): string | undefined {
   const header = ctx.get('private-token');
   if (header) return header;
   const query = ctx.state.query as Record<string, unknown>;

@@ -1,7 +1,11 @@
 // ApiError and GitLab's error bodies. The error middleware is the one place that turns an
 // exception into a response: a client mistake never becomes a 500, a bug never leaks a trace.
+// Services, finders and policy raise domain errors (src/store/domain_errors.ts); the table
+// below gives each its GitLab 10.8 status and body. The api layer may still throw ApiError
+// for what belongs to the HTTP edge (authentication, parameters, 403s of the route table).
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import * as domain from '../store/domain_errors.js';
 
 export class ApiError extends Error {
   constructor(
@@ -54,6 +58,36 @@ export function accepted(): ApiError {
   return new ApiError(202, { message: '202 Accepted' });
 }
 
+type Answer = { status: number; body: unknown };
+type DomainErrorClass = abstract new (...args: never[]) => domain.DomainError;
+
+/** Every domain error, its status and its body, as GitLab 10.8 answers them. */
+const DOMAIN_ANSWERS = new Map<DomainErrorClass, (err: never) => Answer>([
+  [domain.NotFound, (e: domain.NotFound) => notFound(e.thing)],
+  [domain.RecordNotFound, () => recordNotFound()],
+  [domain.Missing, (e: domain.Missing) => ({ status: 404, body: { message: e.message } })],
+  [domain.Invalid, (e: domain.Invalid) => validationError(e.fields)],
+  [domain.Rejected, (e: domain.Rejected) => badRequest(e.message)],
+  [domain.StaleFile, (e: domain.StaleFile) => badRequest(e.message)],
+  [domain.RefMoved, (e: domain.RefMoved) => badRequest(e.message)],
+  [domain.Conflict, (e: domain.Conflict) => conflict(e.message)],
+  [domain.ForkFailed, (e: domain.ForkFailed) => ({ status: 409, body: { message: e.fields } })],
+  [domain.Unprocessable, (e: domain.Unprocessable) => ({ status: 422, body: { message: e.messages } })],
+  [domain.LimitReached, (e: domain.LimitReached) => ({ status: 403, body: { message: [e.message] } })],
+  [domain.InvalidMergeRequestBranches, (e: domain.InvalidMergeRequestBranches) => ({ status: 422, body: { error: [e.reason] } })],
+  [domain.DuplicateMergeRequest, (e: domain.DuplicateMergeRequest) => ({ status: 409, body: { message: [e.message] } })],
+  [domain.NotAllowed, () => unauthorized()],
+  [domain.NotMergeable, () => ({ status: 405, body: { message: '405 Method Not Allowed' } })],
+  [domain.CannotMerge, () => ({ status: 406, body: { message: 'Branch cannot be merged' } })],
+  [domain.ShaMismatch, (e: domain.ShaMismatch) => conflict(`SHA does not match HEAD of source branch: ${e.head}`)],
+]);
+
+/** The status and body of a domain error; undefined for a class the table lacks (a bug: 500). */
+export function domainAnswer(err: domain.DomainError): Answer | undefined {
+  const answer = DOMAIN_ANSWERS.get(err.constructor as DomainErrorClass) as ((e: domain.DomainError) => Answer) | undefined;
+  return answer?.(err);
+}
+
 export function errorMiddleware(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
@@ -63,6 +97,12 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
         ctx.status = err.status;
         ctx.body = err.body;
         ctx.set(err.headers);
+        return;
+      }
+      const answer = err instanceof domain.DomainError ? domainAnswer(err) : undefined;
+      if (answer) {
+        ctx.status = answer.status;
+        ctx.body = answer.body;
         return;
       }
       const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };

@@ -6,15 +6,10 @@ import type { Knex } from 'knex';
 import qs from 'qs';
 import { coerceInteger } from './params.js';
 import { paramError } from './errors.js';
+import { pagingPlanOf, type Page } from '../store/paging.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
-
-export interface Page {
-  page: number;
-  perPage: number;
-  offset: number;
-}
 
 function intParam(ctx: Koa.Context, name: string): number | undefined {
   const raw = (ctx.state.query as Record<string, unknown>)[name];
@@ -61,24 +56,6 @@ export function setPageHeaders(ctx: Koa.Context, page: Page, total: number): voi
   ctx.set('Link', links.join(', '));
 }
 
-/**
- * How a list query is counted and paged, when the default (COUNT(*) over the query as a
- * subquery, the page in parallel) is not the cheapest. `page` knows the total, so a finder can
- * pick the query shape that suits the number of matches.
- */
-export interface PagingPlan {
-  /** The page's rows (a query builder, or a promise of them). */
-  page(query: Knex.QueryBuilder, page: Page, total: number): PromiseLike<unknown>;
-}
-
-const plans = new WeakMap<Knex.QueryBuilder, PagingPlan>();
-
-/** Attaches a paging plan to a list query (read by `paginate`); returns the query. */
-export function withPagingPlan(query: Knex.QueryBuilder, plan: PagingPlan): Knex.QueryBuilder {
-  plans.set(query, plan);
-  return query;
-}
-
 function countOf(db: Knex, query: Knex.QueryBuilder): Promise<number> {
   return db
     .count({ n: '*' })
@@ -94,7 +71,7 @@ function countOf(db: Knex, query: Knex.QueryBuilder): Promise<number> {
  */
 export async function paginate<T>(ctx: Koa.Context, db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const page = pageOf(ctx);
-  const plan = plans.get(query);
+  const plan = pagingPlanOf(query);
   if (plan) {
     const total = await countOf(db, query);
     const rows = total > page.offset ? await plan.page(query, page, total) : [];

@@ -99,6 +99,17 @@ export const coerceInteger: Coerce<number> = (raw) => {
   throw new Invalid();
 };
 
+/** A finite decimal number (Grape's Float and BigDecimal), from a number or its text. */
+export const coerceFloat: Coerce<number> = (raw) => {
+  const v = scalar(raw);
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v.trim());
+    if (Number.isFinite(n)) return n;
+  }
+  throw new Invalid();
+};
+
 export const coerceString: Coerce<string> = (raw) => {
   const v = scalar(raw);
   if (typeof v === 'string') return v;
@@ -135,6 +146,7 @@ valueSchemas.set(coerceDateTime, { type: 'string', format: 'date-time' });
 export const p = {
   string: () => new Param<string>(coerceString),
   integer: () => new Param<number>(coerceInteger),
+  float: () => new Param<number>(coerceFloat),
   boolean: () => new Param<boolean>(coerceBoolean),
   date: () => new Param<string>(coerceDate),
   datetime: () => new Param<string>(coerceDateTime),
@@ -179,6 +191,11 @@ export interface Rules {
   mutuallyExclusive?: string[][];
   /** Either all of these are present or none. */
   allOrNoneOf?: string[];
+  /**
+   * Grape's `given flag: ->(val) { val } do requires ... end`: when the boolean parameter
+   * `flag` is given as true, each listed parameter is required ("<name> is missing").
+   */
+  given?: Record<string, string[]>;
   /**
    * Rules Grape declares between parameters: `after[name]` is checked right after parameter
    * `name`, so that its message comes in declaration order among the others.
@@ -252,11 +269,25 @@ function ruleErrors(raw: Record<string, unknown>, rules: Rules): string[] {
   if (rules.atLeastOneOf && !rules.atLeastOneOf.some(present)) {
     errors.push(`${rules.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
   }
+  for (const [flag, required] of Object.entries(rules.given ?? {})) {
+    if (!givenTrue(raw[flag])) continue;
+    for (const name of required) if (!present(name)) errors.push(`${name} is missing`);
+  }
   const some = rules.allOrNoneOf?.filter(present).length ?? 0;
   if (rules.allOrNoneOf && some > 0 && some < rules.allOrNoneOf.length) {
     errors.push(`${rules.allOrNoneOf.join(', ')} provide all or none of parameters`);
   }
   return errors;
+}
+
+/** Whether a flag parameter was given as true (an invalid value is not true). */
+function givenTrue(raw: unknown): boolean {
+  if (raw === undefined || raw === null) return false;
+  try {
+    return coerceBoolean(raw);
+  } catch {
+    return false;
+  }
 }
 
 function valueAllowed(value: unknown, allowed: readonly unknown[]): boolean {

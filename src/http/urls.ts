@@ -1,13 +1,22 @@
-// Every URL a response carries, built from WHARF_EXTERNAL_URL.
+// Every URL a response carries, built from WHARF_EXTERNAL_URL (and WHARF_SSH_HOST and
+// WHARF_SSH_PORT for ssh_url_to_repo).
 export class Urls {
   readonly base: string;
   readonly api: string;
-  private readonly sshHost: string;
+  private readonly sshPrefix: string;
+  /**
+   * The `gravatar_enabled` setting as the current request read it (http/request_settings.ts):
+   * without it, users without an avatar of their own show none (GitLab's GravatarService).
+   */
+  gravatarEnabled = true;
 
-  constructor(externalUrl: string) {
+  /** `ssh`: where git over SSH answers (port 0: no SSH server, the URL keeps the port-22 form). */
+  constructor(externalUrl: string, ssh: { host?: string; port?: number } = {}) {
     this.base = externalUrl.replace(/(?<!\/)\/+$/, '');
     this.api = `${this.base}/api/v4`;
-    this.sshHost = new URL(this.base).hostname;
+    const host = ssh.host || new URL(this.base).hostname;
+    // GitLab's ssh_path_prefix: scp-like on port 22, an ssh:// URL with the port otherwise.
+    this.sshPrefix = !ssh.port || ssh.port === 22 ? `git@${host}:` : `ssh://git@${host}:${ssh.port}/`;
   }
 
   web(fullPath: string): string {
@@ -27,7 +36,7 @@ export class Urls {
   }
 
   sshRepo(fullPath: string): string {
-    return `git@${this.sshHost}:${fullPath}.git`;
+    return `${this.sshPrefix}${fullPath}.git`;
   }
 
   apiProject(id: number, suffix = ''): string {

@@ -1,10 +1,17 @@
-// The daily removal of events older than a year (GitLab's PruneOldEventsWorker; the spec's
-// "events older than one year are removed"). The readers never show older events anyway
-// (src/finders/events.ts), so a run that is late or fails changes nothing a client sees.
-import type { Deps } from '../deps.js';
+// Removal of events older than a year (GitLab's PruneOldEventsWorker, queue cronjob, every six
+// hours; the spec's "events older than one year are removed"). The readers never show older
+// events anyway (src/finders/events.ts), so a run that is late or fails changes nothing a
+// client sees. The payload may name the moment to prune as of (`at`, ISO 8601); by default,
+// the moment it runs.
 import { pruneOldEvents } from '../services/events.js';
-import { startDailyJob, type DailyJob } from './daily.js';
+import { registerCron, registerJob } from './registry.js';
 
-export function startEventRetention(deps: Deps): DailyJob {
-  return startDailyJob(deps, 'event retention', (at) => pruneOldEvents(deps.db, at));
-}
+export const PRUNE_OLD_EVENTS = 'prune_old_events';
+
+registerJob<{ at?: string }>(PRUNE_OLD_EVENTS, {
+  queue: 'cronjob',
+  maxAttempts: 3,
+  handler: (deps, payload) => pruneOldEvents(deps.db, payload?.at ? new Date(payload.at) : new Date()),
+});
+
+registerCron(PRUNE_OLD_EVENTS, { kind: PRUNE_OLD_EVENTS, everyMs: 6 * 3600_000 });

@@ -7,7 +7,7 @@
 // Emptiness is passed in by the caller (it knows the refs it is about to change); the
 // Branch entity only ever asks about existing branches, so there it defaults to false.
 import type { Conn } from '../store/db.js';
-import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ProjectWithNamespace, UserRow, ProtectedBranchRule } from '../store/rows.js';
 import { projectCan, maxLevel, type ProjectAccess } from './projects.js';
 import { DEVELOPER, MASTER, NO_ACCESS } from './levels.js';
 import { isAdmin } from './users.js';
@@ -20,24 +20,14 @@ export const PROTECTION_FULL = 2;
 export const PROTECTION_DEV_CAN_MERGE = 3;
 
 /**
- * The instance's default branch protection (GitLab's default: 2, fully protected). A constant
- * until the application-settings issue makes it a setting; then read it where this is used.
+ * GitLab's default for the `default_branch_protection` setting (2, fully protected). The
+ * instance's value is the setting (services/application_settings.ts); callers that decide
+ * about an empty repository pass it in.
  */
 export const DEFAULT_BRANCH_PROTECTION: number = PROTECTION_FULL;
 
 /** The levels a rule may hold (ProtectedRefAccess::ALLOWED_ACCESS_LEVELS), in GitLab's order. */
 export const ALLOWED_ACCESS_LEVELS = [MASTER, DEVELOPER, NO_ACCESS] as const;
-
-/** One row of `protected_branches`. */
-export interface ProtectedBranchRule {
-  id: number;
-  project_id: number;
-  name: string;
-  push_access_level: number;
-  merge_access_level: number;
-  created_at: string;
-  updated_at: string;
-}
 
 export type BranchAction = 'push' | 'merge';
 
@@ -102,9 +92,9 @@ export class BranchRules {
     readonly protection = DEFAULT_BRANCH_PROTECTION,
   ) {}
 
-  static async load(db: Conn, project: Pick<ProjectWithNamespace, 'id'>, emptyRepo = false): Promise<BranchRules> {
+  static async load(db: Conn, project: Pick<ProjectWithNamespace, 'id'>, emptyRepo = false, protection = DEFAULT_BRANCH_PROTECTION): Promise<BranchRules> {
     const rules: ProtectedBranchRule[] = await db('protected_branches').where({ project_id: project.id }).orderBy('id');
-    return new BranchRules(rules, emptyRepo);
+    return new BranchRules(rules, emptyRepo, protection);
   }
 
   matching(branch: string): ProtectedBranchRule[] {
@@ -174,7 +164,8 @@ export async function developersCan(db: Conn, project: ProjectWithNamespace, bra
 
 /**
  * May the user push commits to (or create) `branch`? `emptyRepo`: the repository has no
- * branch yet, which under default branch protection makes every branch protected.
+ * branch yet, which under default branch protection (`protection`, the instance's setting)
+ * makes every branch protected.
  */
 export async function canPushToBranch(
   db: Conn,
@@ -183,8 +174,9 @@ export async function canPushToBranch(
   access: ProjectAccess,
   branch: string,
   emptyRepo: boolean,
+  protection = DEFAULT_BRANCH_PROTECTION,
 ): Promise<boolean> {
-  return (await BranchRules.load(db, project, emptyRepo)).canPush(user, project, access, branch);
+  return (await BranchRules.load(db, project, emptyRepo, protection)).canPush(user, project, access, branch);
 }
 
 /** One ref change of a push (or of an API write). */
@@ -199,6 +191,8 @@ export interface RefUpdate {
   isForce: boolean;
   /** The repository had no branch before this push. */
   emptyRepo: boolean;
+  /** The instance's default branch protection (the setting), which matters for an empty repository. */
+  protection?: number;
   /** The change comes from the API, GitLab's `web` protocol, where masters may delete protected branches. */
   web?: boolean;
 }
@@ -221,7 +215,7 @@ export async function checkRefUpdate(
 ): Promise<RefCheck> {
   const deny = (message: string): RefCheck => ({ allowed: false, message });
   const branch = update.ref.startsWith('refs/heads/') ? update.ref.slice('refs/heads/'.length) : null;
-  const rules = await BranchRules.load(db, project, update.emptyRepo);
+  const rules = await BranchRules.load(db, project, update.emptyRepo, update.protection);
   const pushCode = !!user && projectCan(user, project, access, 'push_code');
   if (!pushCode && !(branch !== null && rules.canPush(user, project, access, branch))) return deny(PUSH_CODE);
 

@@ -41,14 +41,34 @@ import {
   canUpdateMergeRequest,
   type MergeRequestFacts,
 } from './merge_requests.js';
-import { canAdminNote, canAward, canCreateNote, canRemoveAward, canSetNoteTimestamps, type NoteableFacts, type NoteFacts } from './notes.js';
+import {
+  canAdminNote,
+  canAward,
+  canCreateNote,
+  canReadProjectNotes,
+  canRemoveAward,
+  canResolveDiscussion,
+  canResolveInProject,
+  canResolveNote,
+  canSetNoteTimestamps,
+  type NoteableFacts,
+  type NoteFacts,
+} from './notes.js';
 import { groupCan, type GroupAbility, type GroupFacts } from './groups.js';
 import { userCan, type UserAbility } from './users.js';
 import { groupMemberCan, projectMemberCan, type GroupMemberAbility, type GroupMemberFacts, type ProjectMemberAbility } from './members.js';
 import { namespaceCan, type NamespaceAbility, type NamespaceFacts } from './namespaces.js';
 import { globalCan, type GlobalAbility } from './global.js';
+import {
+  deployKeyAccessCan,
+  deployKeyCan,
+  type DeployKeyAbility,
+  type DeployKeyAccessAbility,
+  type DeployKeyAccessFacts,
+  type DeployKeyFacts,
+} from './deploy_keys.js';
 
-export type { GroupAbility, UserAbility, GroupMemberAbility, ProjectMemberAbility, NamespaceAbility, GlobalAbility };
+export type { GroupAbility, UserAbility, GroupMemberAbility, ProjectMemberAbility, NamespaceAbility, GlobalAbility, DeployKeyAbility, DeployKeyAccessAbility };
 
 /** A project with the user's access to it (projectAccess()). */
 export interface ProjectSubject {
@@ -124,6 +144,16 @@ export interface GlobalSubject {
 
 export const GLOBAL: GlobalSubject = { kind: 'global' };
 
+/** A deploy key reaching a project over git (policy/deploy_keys.ts); asked with a null user. */
+export interface DeployKeyAccessSubject extends DeployKeyAccessFacts {
+  kind: 'deploy_key_access';
+}
+
+/** A deploy key as something a user may change (DeployKeyPolicy). */
+export interface DeployKeySubject extends DeployKeyFacts {
+  kind: 'deploy_key';
+}
+
 export type Subject =
   | ProjectSubject
   | IssueSubject
@@ -135,7 +165,9 @@ export type Subject =
   | GroupMemberSubject
   | ProjectMemberSubject
   | NamespaceSubject
-  | GlobalSubject;
+  | GlobalSubject
+  | DeployKeyAccessSubject
+  | DeployKeySubject;
 
 /**
  * Abilities on a project: its own, and those of its issues and merge requests as a whole.
@@ -156,11 +188,21 @@ export type ProjectAbility =
   | 'read_pipeline'
   | 'set_issue_created_at'
   | 'set_issue_updated_at'
-  | 'set_note_created_at';
+  | 'set_note_created_at'
+  | 'read_note'
+  | 'create_note'
+  | 'resolve_note';
 
 export type IssueAbility = 'read_issue' | 'update_issue' | 'admin_issue' | 'destroy_issue' | 'create_note' | 'award_emoji';
-export type MergeRequestAbility = 'read_merge_request' | 'update_merge_request' | 'admin_merge_request' | 'destroy_merge_request' | 'create_note' | 'award_emoji';
-export type NoteAbility = 'admin_note' | 'award_emoji';
+export type MergeRequestAbility =
+  | 'read_merge_request'
+  | 'update_merge_request'
+  | 'admin_merge_request'
+  | 'destroy_merge_request'
+  | 'create_note'
+  | 'award_emoji'
+  | 'resolve_note';
+export type NoteAbility = 'admin_note' | 'award_emoji' | 'resolve_note';
 export type AwardAbility = 'destroy_award_emoji';
 
 /** The abilities a subject kind answers. */
@@ -176,6 +218,8 @@ export interface AbilityOf {
   project_member: ProjectMemberAbility;
   namespace: NamespaceAbility;
   global: GlobalAbility;
+  deploy_key_access: DeployKeyAccessAbility;
+  deploy_key: DeployKeyAbility;
 }
 
 export type Ability = AbilityOf[keyof AbilityOf];
@@ -196,6 +240,9 @@ const ISSUE_FEATURE_RULES = {
   set_issue_created_at: (u, s) => canSetIssueTimestamps(u, s.access),
   set_issue_updated_at: (u, s) => canSetIssueTimestamps(u, s.access),
   set_note_created_at: (u, s) => canSetNoteTimestamps(u, s.access),
+  read_note: (u, s) => canReadProjectNotes(u, s.project, s.access),
+  create_note: (u, s) => canCreateNote(u, s.project, s.access, { readable: canReadProjectNotes(u, s.project, s.access), discussionLocked: false }),
+  resolve_note: (u, s) => canResolveInProject(u, s.project, s.access),
 } satisfies Partial<Record<ProjectAbility, (user: UserRow | null, subject: ProjectSubject) => boolean>>;
 
 function projectRule(user: UserRow | null, s: ProjectSubject, ability: ProjectAbility): boolean {
@@ -223,15 +270,22 @@ const MERGE_REQUEST_RULES: Rules<MergeRequestSubject> = {
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, mergeRequestNoteable(u, s)),
   award_emoji: (u, s) => canAward(u, s.project, s.access, mergeRequestNoteable(u, s)),
+  // A discussion of it (ResolvableDiscussion#can_resolve?).
+  resolve_note: (u, s) => canResolveDiscussion(u, s.project, s.access, mergeRequestNoteable(u, s)),
 };
 
 function mergeRequestNoteable(user: UserRow | null, s: MergeRequestSubject): NoteableFacts {
-  return { readable: canReadMergeRequest(user, s.project, s.access, s.mergeRequest), discussionLocked: !!s.mergeRequest.discussion_locked };
+  return {
+    readable: canReadMergeRequest(user, s.project, s.access, s.mergeRequest),
+    discussionLocked: !!s.mergeRequest.discussion_locked,
+    authorId: s.mergeRequest.author_id,
+  };
 }
 
 const NOTE_RULES: Rules<NoteSubject> = {
   admin_note: (u, s) => canAdminNote(u, s.project, s.access, s.noteable, s.note),
   award_emoji: (u, s) => canAward(u, s.project, s.access, s.noteable),
+  resolve_note: (u, s) => canResolveNote(u, s.project, s.access, s.noteable, s.note),
 };
 
 const AWARD_RULES: Rules<AwardSubject> = {
@@ -249,6 +303,8 @@ export function can(user: UserRow | null, subject: GroupMemberSubject, ability: 
 export function can(user: UserRow | null, subject: ProjectMemberSubject, ability: ProjectMemberAbility): boolean;
 export function can(user: UserRow | null, subject: NamespaceSubject, ability: NamespaceAbility): boolean;
 export function can(user: UserRow | null, subject: GlobalSubject, ability: GlobalAbility): boolean;
+export function can(user: null, subject: DeployKeyAccessSubject, ability: DeployKeyAccessAbility): boolean;
+export function can(user: UserRow | null, subject: DeployKeySubject, ability: DeployKeyAbility): boolean;
 export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
 export function can(user: UserRow | null, subject: Subject, ability: Ability): boolean {
   if ('project' in subject && refusedOnArchived(subject.project, ability)) return false;
@@ -275,6 +331,10 @@ export function can(user: UserRow | null, subject: Subject, ability: Ability): b
       return namespaceCan(user, subject, ability as NamespaceAbility);
     case 'global':
       return globalCan(user, ability as GlobalAbility);
+    case 'deploy_key_access':
+      return deployKeyAccessCan(subject, ability as DeployKeyAccessAbility);
+    case 'deploy_key':
+      return deployKeyCan(user, subject, ability as DeployKeyAbility);
   }
 }
 

@@ -10,9 +10,15 @@
 //   not a project member — GitLab's rule prevents, so it holds for non-member admins too;
 // - award_emoji: guest abilities on a readable target, not archived; apart from the ability,
 //   nobody up/down-votes what they authored (awardableByUser, GitLab's Awardable model rule);
-// - note `created_at`: admins and the project owner.
+// - note `created_at`: admins and the project owner;
+// - resolve_note (resolving a merge request's discussion notes): developers and up (admins),
+//   the note's author and the noteable's author; a locked discussion refuses non-members, an
+//   archived project everyone (policy/archived.ts). Resolving a whole discussion asks the
+//   project's resolve_note or the noteable's authorship (ResolvableDiscussion#can_resolve?);
+// - notes on the project as a whole (a commit's): read_note and create_note with guest
+//   abilities, as ProjectPolicy gives them.
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { GUEST, INTERNAL, MASTER, PUBLIC } from './levels.js';
+import { DEVELOPER, GUEST, INTERNAL, MASTER, PUBLIC } from './levels.js';
 import { isAdmin } from './users.js';
 import { refusedOnArchived } from './archived.js';
 import { maxLevel, type ProjectAccess } from './projects.js';
@@ -22,6 +28,8 @@ export interface NoteableFacts {
   /** The user may read the noteable (its own policy said so). */
   readable: boolean;
   discussionLocked: boolean;
+  /** The noteable's author (who may resolve its discussions); absent where nobody is. */
+  authorId?: number | null;
 }
 
 export interface NoteFacts {
@@ -85,4 +93,30 @@ export function canRemoveAward(user: UserRow | null, award: { user_id: number })
 /** A note's `created_at` may be set by admins and the project owner. */
 export function canSetNoteTimestamps(user: UserRow | null, access: ProjectAccess): boolean {
   return isAdmin(user) || access.owner;
+}
+
+/** ProjectPolicy's resolve_note: developers and up (admins). */
+export function canResolveInProject(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
+  if (!active(user) || refusedOnArchived(project, 'resolve_note')) return false;
+  return isAdmin(user) || maxLevel(access) >= DEVELOPER;
+}
+
+/** NotePolicy's resolve_note on one note: the project's, the note's author, the noteable's author. */
+export function canResolveNote(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, noteable: NoteableFacts, note: NoteFacts): boolean {
+  if (!active(user) || refusedOnArchived(project, 'resolve_note') || !noteable.readable) return false;
+  if (lockedOut(noteable, access)) return false;
+  return canResolveInProject(user, project, access) || note.author_id === user.id || (noteable.authorId ?? null) === user.id;
+}
+
+/** ResolvableDiscussion#can_resolve?: the noteable's author, or the project's resolve_note. */
+export function canResolveDiscussion(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, noteable: NoteableFacts): boolean {
+  if (!active(user) || refusedOnArchived(project, 'resolve_note') || !noteable.readable) return false;
+  return (noteable.authorId ?? null) === user.id || canResolveInProject(user, project, access);
+}
+
+/** Notes on the project itself (a commit's): read_note, with guest abilities. */
+export function canReadProjectNotes(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
+  if (user && user.state === 'blocked') return false;
+  if (isAdmin(user) || isProjectMember(access) || project.visibility_level >= PUBLIC) return true;
+  return !!user && project.visibility_level >= INTERNAL && !user.external;
 }

@@ -5,8 +5,8 @@
 //
 // The push's response waits for everything but the statistics, so that the API agrees with
 // the client the moment `git push` returns. Statistics (a history walk: over a second for a
-// first push of thousands of commits) are refreshed after the response, as GitLab's
-// UpdateStatistics worker did; concurrent pushes to one project coalesce into one rerun.
+// first push of thousands of commits) are refreshed by a background job (services/
+// statistics.ts), as GitLab's ProjectCacheWorker did; pushes meanwhile coalesce into one.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
@@ -14,16 +14,19 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { listBranchHeads } from '../git/refs.js';
 import { now } from '../store/time.js';
-import { refreshStatistics } from './statistics.js';
+import { queueStatisticsRefresh } from './statistics.js';
 import { protectDefaultBranch } from './protected_branches.js';
-import { refsUpdated, type PushedRef } from './ref_updates.js';
-
-export type { PushedRef } from './ref_updates.js';
+import { refsUpdated } from './ref_updates.js';
+import type { PushedRef } from './pushed_ref.js';
 
 const BRANCH = 'refs/heads/';
 const blank = (oid: string) => /^0+$/.test(oid);
 
-export async function afterPush(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
+/**
+ * `user` is who pushed: null for a deploy key whose creator was deleted, which GitLab's
+ * PostReceive cannot identify, so no events are recorded and no merge request is refreshed.
+ */
+export async function afterPush(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, updates: PushedRef[]): Promise<void> {
   if (!updates.length) return;
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   const fresh: ProjectWithNamespace = { ...project, ...(await deps.db('projects').where({ id: project.id }).first()) };
@@ -39,42 +42,9 @@ export async function afterPush(deps: Deps, project: ProjectWithNamespace, user:
   if (branch) await protectDefaultBranch(deps.db, fresh, branch);
   await recordUserActivity(deps, user);
 
-  await refsUpdated(deps, fresh, user, updates);
+  if (user) await refsUpdated(deps, fresh, user, updates);
 
-  refreshStatisticsLater(deps, project.id);
-}
-
-const refreshing = new Map<number, { again: boolean; done: Promise<void> }>();
-
-/** Refreshes a project's statistics in the background; a request meanwhile reruns it once. */
-export function refreshStatisticsLater(deps: Deps, projectId: number): void {
-  const running = refreshing.get(projectId);
-  if (running) {
-    running.again = true;
-    return;
-  }
-  const state = { again: true, done: Promise.resolve() };
-  state.done = (async () => {
-    try {
-      while (state.again) {
-        state.again = false;
-        const row = await deps.db('projects').where({ id: projectId }).first();
-        if (!row) return;
-        const namespace = await deps.db('namespaces').where({ id: row.namespace_id }).first();
-        await refreshStatistics(deps, { ...row, namespace });
-      }
-    } catch (err) {
-      deps.log.warn({ err, project: projectId }, 'statistics refresh failed'); // the next push retries
-    } finally {
-      refreshing.delete(projectId);
-    }
-  })();
-  refreshing.set(projectId, state);
-}
-
-/** Resolves when no statistics refresh of the project is running (tests, shutdown). */
-export async function statisticsSettled(projectId: number): Promise<void> {
-  for (let r = refreshing.get(projectId); r; r = refreshing.get(projectId)) await r.done;
+  await queueStatisticsRefresh(deps.db, project.id);
 }
 
 /**

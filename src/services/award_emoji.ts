@@ -6,20 +6,10 @@
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import type { AwardableType } from '../finders/award_emoji.js';
+import type { AwardableType, AwardRow } from '../store/issuable_rows.js';
 import { markTodosDone, type TodoTarget } from './todos.js';
 import { EMOJI_NAMES, normalizeEmojiName } from './emoji_names.js';
 import { isUniqueViolation } from './members.js';
-
-export interface AwardRow {
-  id: number;
-  awardable_type: AwardableType;
-  awardable_id: number;
-  user_id: number;
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface Awardable {
   type: AwardableType;

@@ -1,33 +1,34 @@
 // Creating and deleting branches (GitLab 10.8's CreateBranchService, DeleteBranchService and
 // DeleteMergedBranchesService). Refs move by compare-and-swap under the repository lock.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from '../api/loaders.js';
-import { badRequest } from '../http/errors.js';
+import { Rejected, RefMoved } from '../store/domain_errors.js';
 import { BranchRules, canPushToBranch, checkRefUpdate, PUSH_PROTECTED } from '../policy/branches.js';
+import { settingsOf } from './application_settings.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
 import { whileRepositoryExists, withProjectRepository } from './repository_guard.js';
 import { mergedInto } from '../git/history.js';
 import { RepoReader } from '../git/reader.js';
-import { ZERO_OID } from './ref_updates.js';
-import { afterWrite, branchMoved, commitFiles, conflictingBranch, moveBranch } from './repository_writes.js';
+import { ZERO_OID } from './pushed_ref.js';
+import { afterWrite, branchMoved, commitFiles, conflictingBranch, moveBranch, type ProjectContext } from './repository_writes.js';
 
 export const BRANCH_EXISTS = 'Branch already exists';
 export const DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
 
 /** Creates `name` at `ref` (a branch, tag or commit id); returns the new head. */
-export async function createBranch(deps: Deps, loaded: LoadedProject, name: string, ref: string): Promise<string> {
+export async function createBranch(deps: Deps, loaded: ProjectContext, name: string, ref: string): Promise<string> {
   return whileRepositoryExists(deps, loaded.project, (gitdir) => createBranchIn(deps, loaded, gitdir, name, ref));
 }
 
-async function createBranchIn(deps: Deps, loaded: LoadedProject, gitdir: string, name: string, ref: string): Promise<string> {
+async function createBranchIn(deps: Deps, loaded: ProjectContext, gitdir: string, name: string, ref: string): Promise<string> {
   const { project } = loaded;
-  if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
+  if (!isValidBranchName(name)) throw new Rejected('Branch name is invalid');
 
   // As GitLab: a branch of an empty repository starts from a `master` holding an empty README,
   // written through the push hooks, so refused with their message where master is protected.
   if ((await listBranchHeads(gitdir)).size === 0) {
-    if (!(await canPushToBranch(deps.db, loaded.user, project, loaded.access, 'master', true))) throw badRequest(PUSH_PROTECTED);
+    const { default_branch_protection: protection } = await settingsOf(deps);
+    if (!(await canPushToBranch(deps.db, loaded.user, project, loaded.access, 'master', true, protection))) throw new Rejected(PUSH_PROTECTED);
     await commitFiles(deps, loaded, {
       branch: 'master',
       message: 'Add README.md',
@@ -38,11 +39,11 @@ async function createBranchIn(deps: Deps, loaded: LoadedProject, gitdir: string,
   }
 
   const heads = await listBranchHeads(gitdir);
-  if (heads.has(name)) throw badRequest(BRANCH_EXISTS);
+  if (heads.has(name)) throw new Rejected(BRANCH_EXISTS);
   const other = conflictingBranch(heads.keys(), name);
-  if (other) throw badRequest(`Branch name is invalid: a branch called '${other}' is in the way`);
+  if (other) throw new Rejected(`Branch name is invalid: a branch called '${other}' is in the way`);
   const target = await new RepoReader(gitdir).resolveCommit(ref);
-  if (!target) throw badRequest('Invalid reference name');
+  if (!target) throw new Rejected('Invalid reference name');
   await checkChange(deps, loaded, name, null, target);
 
   await moveBranch(deps, project, name, target, null, BRANCH_EXISTS);
@@ -51,15 +52,15 @@ async function createBranchIn(deps: Deps, loaded: LoadedProject, gitdir: string,
 }
 
 /** Deletes `name`, which the caller found pointing at `head`. */
-export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: string, head: string): Promise<void> {
+export async function deleteBranch(deps: Deps, loaded: ProjectContext, name: string, head: string): Promise<void> {
   const { project } = loaded;
-  if (name === project.default_branch) throw badRequest(DEFAULT_BRANCH);
+  if (name === project.default_branch) throw new Rejected(DEFAULT_BRANCH);
   await checkChange(deps, loaded, name, head, null);
   await withProjectRepository(deps, project, async (gitdir) => {
     try {
       await deleteRef(gitdir, `refs/heads/${name}`, head);
     } catch (err) {
-      if (err instanceof RefMovedError) throw badRequest(branchMoved(name));
+      if (err instanceof RefMovedError) throw new RefMoved(branchMoved(name));
       throw err;
     }
   });
@@ -72,7 +73,7 @@ export async function deleteBranch(deps: Deps, loaded: LoadedProject, name: stri
  * (derived from its hook runner and gitlab-shell) read "GitLab: <message>" with an HTML line
  * break; Wharf answers the message alone, as later GitLab versions do.
  */
-async function checkChange(deps: Deps, loaded: LoadedProject, name: string, oldOid: string | null, newOid: string | null): Promise<void> {
+async function checkChange(deps: Deps, loaded: ProjectContext, name: string, oldOid: string | null, newOid: string | null): Promise<void> {
   const verdict = await checkRefUpdate(deps.db, loaded.user, loaded.project, loaded.access, {
     ref: `refs/heads/${name}`,
     oldOid,
@@ -81,7 +82,7 @@ async function checkChange(deps: Deps, loaded: LoadedProject, name: string, oldO
     emptyRepo: false,
     web: true,
   });
-  if (!verdict.allowed) throw badRequest(verdict.message);
+  if (!verdict.allowed) throw new Rejected(verdict.message);
 }
 
 /**
@@ -89,11 +90,11 @@ async function checkChange(deps: Deps, loaded: LoadedProject, name: string, oldO
  * protected ones, and the source branches of open merge requests from this project.
  * Returns the deleted names.
  */
-export async function deleteMergedBranches(deps: Deps, loaded: LoadedProject): Promise<string[]> {
+export async function deleteMergedBranches(deps: Deps, loaded: ProjectContext): Promise<string[]> {
   return whileRepositoryExists(deps, loaded.project, (gitdir) => deleteMergedIn(deps, loaded, gitdir));
 }
 
-async function deleteMergedIn(deps: Deps, loaded: LoadedProject, gitdir: string): Promise<string[]> {
+async function deleteMergedIn(deps: Deps, loaded: ProjectContext, gitdir: string): Promise<string[]> {
   const { project } = loaded;
   const heads = await listBranchHeads(gitdir);
   const root = project.default_branch ? heads.get(project.default_branch) : undefined;

@@ -9,8 +9,8 @@
 // may read are kept, never one of the project this project was forked from.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
-import { assigneeIdsOf, findIssue, type IssueRow } from '../finders/issues.js';
+import type { MergeRequestRow, IssueRow } from '../store/issuable_rows.js';
+import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { canReadIssue } from '../policy/issues.js';
 import { projectAccess, type ProjectAccess } from '../policy/projects.js';

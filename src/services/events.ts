@@ -4,26 +4,8 @@
 // src/jobs/event_retention.ts.
 import type { Conn } from '../store/db.js';
 import { now } from '../store/time.js';
-
-/** GitLab's Event action numbers. */
-export const EVENT_ACTIONS = {
-  created: 1,
-  updated: 2,
-  closed: 3,
-  reopened: 4,
-  pushed: 5,
-  commented: 6,
-  merged: 7,
-  joined: 8,
-  left: 9,
-  destroyed: 10,
-  expired: 11,
-} as const;
-
-export type EventAction = keyof typeof EVENT_ACTIONS;
-
-/** The class names GitLab stores as an event's target_type. */
-export type EventTargetType = 'Issue' | 'MergeRequest' | 'Milestone' | 'Note' | 'Project' | 'Snippet' | 'User';
+import { EVENT_ACTIONS, type EventAction, type EventTargetType } from '../store/event_actions.js';
+import { retentionCutoff } from '../store/event_retention.js';
 
 export interface EventInput {
   projectId: number | null;
@@ -58,16 +40,6 @@ export async function recordEvent(tx: Conn, input: EventInput): Promise<number> 
     await tx('projects').where({ id: input.projectId }).where('last_activity_at', '<=', hourBefore).update({ last_activity_at: stamp });
   }
   return id;
-}
-
-/**
- * Events are kept for a year (GitLab's PruneOldEventsWorker; the spec's retention limit);
- * readers never show older ones. The oldest created_at still kept, as of `at`.
- */
-export function retentionCutoff(at: Date = new Date()): string {
-  const cutoff = new Date(at.getTime());
-  cutoff.setUTCFullYear(cutoff.getUTCFullYear() - 1);
-  return cutoff.toISOString();
 }
 
 /** Deletes the events older than a year (their push payloads go by cascade); returns how many. */

@@ -9,17 +9,22 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { ApiError } from '../http/errors.js';
-import { visibilityName } from '../policy/levels.js';
+import { ForkFailed, Invalid } from '../store/domain_errors.js';
+import { visibilityName } from '../store/levels.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { createProject } from './projects.js';
+import { settingsOf } from './application_settings.js';
+import { closestAllowedLevel } from '../policy/visibility.js';
 import { whileRepositoryExists } from './repository_guard.js';
 
 const run = promisify(execFile);
 
 /** Creates the fork; model errors (name or path taken) answer 409, as the fork API's conflict!. */
 export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWithNamespace, namespace: NamespaceRow): Promise<ProjectWithNamespace> {
-  const level = Math.min(parent.visibility_level, namespace.visibility_level);
+  // ForkService#allowed_visibility_level: no more visible than the parent or the namespace,
+  // and the closest level the instance does not restrict.
+  const { restricted_visibility_levels: restricted } = await settingsOf(deps);
+  const level = closestAllowedLevel(Math.min(parent.visibility_level, namespace.visibility_level), restricted);
   let fork: ProjectWithNamespace;
   try {
     const parentDir = deps.repos.pathFor(fullPathOf(parent));
@@ -37,9 +42,7 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
       jobs_enabled: !!parent.jobs_enabled,
     }, clone);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 400 && typeof (err.body as { message?: unknown }).message === 'object') {
-      throw new ApiError(409, err.body);
-    }
+    if (err instanceof Invalid) throw new ForkFailed(err.fields);
     throw err;
   }
   await deps.db('projects').where({ id: fork.id }).update({ forked_from_id: parent.id, default_branch: parent.default_branch, import_status: 'finished' });

@@ -7,15 +7,16 @@ import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { badRequest, conflict, validationError } from '../http/errors.js';
-import { OWNER, visibilityLevel, visibilityName, type Visibility } from '../policy/levels.js';
+import { Conflict, Invalid, Rejected } from '../store/domain_errors.js';
+import { OWNER, visibilityLevel, visibilityName, type Visibility } from '../store/levels.js';
 import { createNamespace } from './namespaces.js';
 import { insertMember, isUniqueViolation } from './members.js';
 import { deleteProject } from './projects.js';
 import { groupErrors, rubyInspect, type Errors } from './group_rules.js';
 import { subtreeIds } from '../finders/groups.js';
-import { withNamespaces } from '../entities/project.js';
 import { moveRepositoriesOf, type RepositoryMove } from './repository_moves.js';
+import { settingsOf } from './application_settings.js';
+import { deniedVisibility } from './visibility_rules.js';
 
 export interface GroupSettings {
   description?: string;
@@ -79,13 +80,17 @@ function hasErrors(errors: Errors): boolean {
 
 /** Creation failures answer GitLab's 400 `Failed to save group {...}` (a Ruby hash in a string). */
 function saveFailed(errors: Errors) {
-  return badRequest(`Failed to save group ${rubyInspect(errors)}`);
+  return new Rejected(`Failed to save group ${rubyInspect(errors)}`);
 }
 
 export async function createGroup(deps: Deps, creator: UserRow, g: NewGroup): Promise<NamespaceRow> {
   const parent = g.parent ?? null;
   const fullPath = parent ? `${parent.full_path}/${g.path}` : g.path;
-  const level = visibilityLevel(g.visibility ?? 'private');
+  // The instance's default visibility for new groups; a restricted level is refused first.
+  const settings = await settingsOf(deps);
+  const level = g.visibility !== undefined ? visibilityLevel(g.visibility) : settings.default_group_visibility;
+  const denied = deniedVisibility(settings, creator, level);
+  if (denied) throw saveFailed(denied);
   try {
     return await deps.db.transaction(async (tx) => {
       const errors = groupErrors({
@@ -135,7 +140,12 @@ async function repositoryMoves(db: Conn, group: NamespaceRow, newFullPath: strin
  * full names start with this one's), and a new path moves the repositories below first; if
  * the rows then cannot change, they are moved back.
  */
-export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdate): Promise<NamespaceRow> {
+export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdate, actor?: UserRow): Promise<NamespaceRow> {
+  // A change to a restricted level is refused to non-admins (UpdateVisibilityLevel), alone.
+  if (u.visibility !== undefined && visibilityLevel(u.visibility) !== group.visibility_level && actor) {
+    const denied = deniedVisibility(await settingsOf(deps), actor, visibilityLevel(u.visibility));
+    if (denied) throw new Invalid(denied);
+  }
   const parent: NamespaceRow | null = group.parent_id ? await deps.db('namespaces').where({ id: group.parent_id }).first() : null;
   const name = u.name ?? group.name;
   const pathValue = u.path ?? group.path;
@@ -154,7 +164,7 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdat
       fullPathTaken: pathValue.trim() !== '' && (await fullPathTaken(db, fullPath, parent?.id ?? null, group.id)),
     });
   const before = await validate(deps.db);
-  if (hasErrors(before)) throw validationError(before);
+  if (hasErrors(before)) throw new Invalid(before);
 
   const moving = fullPath !== group.full_path;
   try {
@@ -164,10 +174,10 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdat
       // The paths below are rewritten from the old prefix: it must still be the current one.
       const current: NamespaceRow | undefined = await tx('namespaces').where({ id: group.id }).first();
       if (!current || current.full_path !== group.full_path || current.full_name !== group.full_name) {
-        throw conflict('The group was changed by another request; please try again');
+        throw new Conflict('The group was changed by another request; please try again');
       }
       const errors = await validate(tx);
-      if (hasErrors(errors)) throw validationError(errors);
+      if (hasErrors(errors)) throw new Invalid(errors);
       const changes: Partial<NamespaceRow> = { name, path: pathValue, full_path: fullPath, full_name: fullName, visibility_level: level, updated_at: now() };
       if (u.description !== undefined) changes.description = u.description;
       if (u.lfs_enabled !== undefined) changes.lfs_enabled = u.lfs_enabled;
@@ -186,7 +196,7 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdat
       }
     }));
   } catch (err) {
-    if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
+    if (isUniqueViolation(err)) throw new Invalid({ path: ['has already been taken'] });
     throw err;
   }
   if (moving) await pruneGroupDir(deps, group.full_path);
@@ -225,7 +235,9 @@ const DELETE_ATTEMPTS = 3;
 export async function deleteGroup(deps: Deps, group: NamespaceRow, actor: UserRow | null): Promise<void> {
   for (let attempt = 0; attempt < DELETE_ATTEMPTS; attempt++) {
     const rows: ProjectRow[] = await deps.db('projects').whereIn('namespace_id', subtreeIds(deps.db, group.id));
-    for (const project of await withNamespaces(deps.db, rows)) await deleteProject(deps, project, actor);
+    const namespaces: NamespaceRow[] = rows.length ? await deps.db('namespaces').whereIn('id', [...new Set(rows.map((r) => r.namespace_id))]) : [];
+    const namespaceOf = new Map(namespaces.map((n) => [n.id, n]));
+    for (const row of rows) await deleteProject(deps, { ...row, namespace: namespaceOf.get(row.namespace_id)! }, actor);
     const removed = await deps.db.transaction(async (tx) => {
       // A project created meanwhile: delete it first (next round).
       if (await tx('projects').whereIn('namespace_id', subtreeIds(tx, group.id)).first('id')) return false;
@@ -245,5 +257,5 @@ export async function deleteGroup(deps: Deps, group: NamespaceRow, actor: UserRo
       return;
     }
   }
-  throw conflict('Group is being filled with projects while it is being deleted');
+  throw new Conflict('Group is being filled with projects while it is being deleted');
 }

@@ -1,6 +1,6 @@
 // What goes with a deleted issue or merge request, as GitLab's `dependent: :destroy` chains
 // did: its notes (with their award emoji, events and todos), its own award emoji,
-// subscriptions, events, todos and label links. None of these rows has a foreign key on its
+// subscriptions, events, todos, label links and user agent details. None of these rows has a foreign key on its
 // polymorphic target, so the deleting transaction removes them here.
 import type { Tx } from '../store/db.js';
 
@@ -22,5 +22,6 @@ export async function deleteIssuableDependents(tx: Tx, type: IssuableType, ids: 
     await tx('events').where('target_type', type).whereIn('target_id', chunk).delete();
     await tx('todos').where('target_type', type).whereIn('target_id', chunk).delete();
     await tx('label_links').where('target_type', LABEL_LINK_TYPE[type]).whereIn('target_id', chunk).delete();
+    await tx('user_agent_details').where('subject_type', type).whereIn('subject_id', chunk).delete();
   }
 }

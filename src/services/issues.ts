@@ -5,10 +5,11 @@
 // assignee is kept (CE), unknown labels are created only when `createLabels` is allowed.
 import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import { validationError } from '../http/errors.js';
+import { Invalid } from '../store/domain_errors.js';
 import { nextIid } from '../store/iids.js';
 import { now } from '../store/time.js';
-import { findIssue, type IssueRow } from '../finders/issues.js';
+import { findIssue } from '../finders/issues.js';
+import type { IssueRow } from '../store/issuable_rows.js';
 import { applyLabels } from './issuable_labels.js';
 import { deleteIssuableDependents } from './issuable_deletion.js';
 import { recordEvent } from './events.js';
@@ -36,6 +37,8 @@ export interface IssueInput {
 export interface IssueOptions {
   /** The user may create missing labels (admin_label). */
   createLabels: boolean;
+  /** What else the creation writes, in its transaction (the user agent, a follow-up's resolutions). */
+  after?: (tx: Tx, issue: IssueRow) => Promise<void>;
 }
 
 function titleErrors(title: string): Record<string, string[]> {
@@ -65,7 +68,7 @@ async function setAssignees(tx: Tx, issueId: number, ids: number[]): Promise<boo
 export async function createIssue(db: Conn, projectId: number, author: UserRow, input: IssueInput, opts: IssueOptions): Promise<IssueRow> {
   const title = input.title ?? '';
   const errors = titleErrors(title);
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
   return db.transaction(async (tx) => {
     const stamp = input.createdAt ?? now();
     const iid = await nextIid(tx, projectId, 'issues');
@@ -90,6 +93,7 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
     const target = { type: 'Issue' as const, id: issue.id, projectId };
     await todosOnIssuableCreated(tx, author, target, { assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
+    if (opts.after) await opts.after(tx, issue);
     return issue;
   });
 }
@@ -98,7 +102,7 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
 export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, input: IssueInput, opts: IssueOptions): Promise<IssueRow> {
   if (input.title !== undefined) {
     const errors = titleErrors(input.title);
-    if (Object.keys(errors).length) throw validationError(errors);
+    if (Object.keys(errors).length) throw new Invalid(errors);
   }
   return db.transaction(async (tx) => {
     const values: Partial<IssueRow> = {};

@@ -3,7 +3,7 @@
 // Permissions are checked by the caller; label rows only change here.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import { conflict, validationError } from '../http/errors.js';
+import { Conflict, Invalid } from '../store/domain_errors.js';
 import { now } from '../store/time.js';
 import { isUniqueViolation } from './members.js';
 import { COLOR_NAMES } from './label_colors.js';
@@ -11,17 +11,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { ProjectAccess } from '../policy/projects.js';
 import { canReadIssues, whereVisibleInProject } from '../policy/issues.js';
 import { canReadMergeRequests } from '../policy/merge_requests.js';
-
-export interface LabelRow {
-  id: number;
-  project_id: number;
-  title: string;
-  color: string;
-  description: string | null;
-  priority: number | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { LabelRow, LabelCounts } from '../store/issuable_rows.js';
 
 export const DEFAULT_COLOR = '#428BCA';
 const COLOR = /^#(?:[0-9A-Fa-f]{3}){1,2}$/;
@@ -73,12 +63,6 @@ export async function findLabelByIdOrTitle(db: Conn, projectId: number, key: str
     if (byId) return byId;
   }
   return findLabelByTitle(db, projectId, key);
-}
-
-export interface LabelCounts {
-  open_issues_count: number;
-  closed_issues_count: number;
-  open_merge_requests_count: number;
 }
 
 /** Who is counting: the counts are of what this user may see of the project. */
@@ -153,10 +137,10 @@ function labelErrors(title: string | null, color: string, priority: number | nul
 }
 
 function check(errors: Record<string, string[]>): void {
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
 }
 
-const taken = () => validationError({ title: ['has already been taken'] });
+const taken = () => new Invalid({ title: ['has already been taken'] });
 
 export interface NewLabel {
   name: string;
@@ -167,7 +151,7 @@ export interface NewLabel {
 
 /** Creates a label: 409 when the title is taken as given, 400 when the model refuses it. */
 export async function createLabel(db: Conn, projectId: number, attrs: NewLabel): Promise<LabelRow> {
-  if (await findLabelByTitle(db, projectId, attrs.name)) throw conflict('Label already exists');
+  if (await findLabelByTitle(db, projectId, attrs.name)) throw new Conflict('Label already exists');
   const title = assignedTitle(attrs.name)?.trim() ?? null;
   // A null colour reads back as the default (Label#color), so store that.
   const color = attrs.color === null ? DEFAULT_COLOR : normaliseColor(attrs.color).trim();

@@ -3,8 +3,8 @@
 import type { Conn } from '../store/db.js';
 import type { MemberRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { conflict, recordNotFound, validationError } from '../http/errors.js';
-import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
+import { Conflict, Invalid, RecordNotFound } from '../store/domain_errors.js';
+import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../store/levels.js';
 import { recordEvent } from './events.js';
 
 export interface NewMember {
@@ -59,12 +59,12 @@ export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
     return await db.transaction(async (tx) => {
       const where = { source_type: m.sourceType, source_id: m.sourceId, user_id: m.userId };
       const existing: MemberRow | undefined = await tx('members').where(where).first();
-      if (existing && existing.requested_at === null) throw conflict('Member already exists');
+      if (existing && existing.requested_at === null) throw new Conflict('Member already exists');
       const errors: Record<string, string[]> = {};
       const levelErrors = accessLevelErrors(m.sourceType, m.accessLevel);
       if (levelErrors.length) errors.access_level = levelErrors;
       if (!(await tx('users').where({ id: m.userId }).first('id'))) errors.invite_email = ['is invalid'];
-      if (Object.keys(errors).length) throw validationError(errors);
+      if (Object.keys(errors).length) throw new Invalid(errors);
       await recordMembershipEvent(tx, m.sourceType, m.sourceId, m.userId, 'joined');
       if (!existing) return insertMember(tx, m);
       // Approving the access request.
@@ -80,7 +80,7 @@ export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
       return tx('members').where({ id: existing.id }).first();
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('Member already exists');
+    if (isUniqueViolation(err)) throw new Conflict('Member already exists');
     throw err;
   }
 }
@@ -101,7 +101,7 @@ export type MemberGuard = (tx: Conn, member: MemberRow) => Promise<void>;
 /** The membership as it is inside the transaction, or recordNotFound if it went meanwhile. */
 async function reload(tx: Conn, member: MemberRow): Promise<MemberRow> {
   const current: MemberRow | undefined = await tx('members').where({ id: member.id }).whereNull('requested_at').first();
-  if (!current) throw recordNotFound();
+  if (!current) throw new RecordNotFound();
   return current;
 }
 
@@ -110,7 +110,7 @@ export async function updateMember(db: Conn, member: MemberRow, change: MemberCh
     const current = await reload(tx, member);
     await guard(tx, current);
     const levelErrors = accessLevelErrors(current.source_type, change.accessLevel);
-    if (levelErrors.length) throw validationError({ access_level: levelErrors });
+    if (levelErrors.length) throw new Invalid({ access_level: levelErrors });
     const columns: Partial<MemberRow> = { access_level: change.accessLevel, updated_at: now() };
     if (change.expiresAt !== undefined) columns.expires_at = change.expiresAt;
     await tx('members').where({ id: current.id }).update(columns);

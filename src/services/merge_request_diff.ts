@@ -7,7 +7,8 @@
 // last known values, as GitLab keeps the last merge request diff.
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { readRef } from '../git/refs.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
@@ -28,14 +29,6 @@ export async function repositoriesOf(deps: Deps, mr: MergeRequestRow, db: Conn =
   return { targetDir, sourceDir: source ? deps.repos.pathFor(fullPathOf(source)) : null };
 }
 
-/** A row with the column of migration 20261122000010: the stored diff hit GitLab's limits. */
-export type StoredMergeRequest = MergeRequestRow & { changes_overflow?: boolean | number };
-
-/** Whether the merge request's stored diff was cut at the limits ("<n>+"). */
-export function changesOverflow(mr: MergeRequestRow): boolean {
-  return !!(mr as StoredMergeRequest).changes_overflow;
-}
-
 /**
  * Brings the source head into the target repository (refs/merge-requests/<iid>/head, for
  * forks), sets head_sha/start_sha/base_sha and changes_count, and resets merge_status to
@@ -45,7 +38,7 @@ export async function refreshDiff(deps: Deps, mr: MergeRequestRow): Promise<Merg
   const { targetDir, sourceDir } = await repositoriesOf(deps, mr);
   const head = sourceDir ? await writeMergeRequestHead(targetDir, sourceDir, mr.source_branch, mr.iid) : null;
   const start = await readRef(targetDir, `refs/heads/${mr.target_branch}`);
-  const values: Partial<StoredMergeRequest> = {};
+  const values: Partial<MergeRequestRow> = {};
   const headSha = head ?? mr.head_sha;
   const startSha = start ?? mr.start_sha;
   if (headSha !== mr.head_sha) values.head_sha = headSha;

@@ -10,18 +10,38 @@
 //    (head/start/base sha, changes; merge_status back to 'unchecked' when a head moved);
 // 4. for those whose source branch was pushed: "merge when pipeline succeeds" is cancelled
 //    and the pusher's pending to-dos on them are done.
+// It runs as a durable job (GitLab's UpdateMergeRequestsWorker, queue update_merge_requests)
+// that the writer performs at once (services/ref_updates.ts): the answer to the push or the
+// API write reflects it, and a process that dies on the way leaves the job to be run again.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { MergeRequestRow } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { isAncestor } from '../git/merge.js';
-import type { PushedRef } from './ref_updates.js';
+import type { PushedRef } from './pushed_ref.js';
 import { refreshDiff } from './merge_request_diff.js';
 import { updateMergeRequest } from './merge_requests.js';
-import { mergedByPush, resetMergeWhenPipelineSucceeds } from './merges.js';
+import { mergedByPush, resetMergeWhenPipelineSucceeds } from './post_merge.js';
 import { markTodosDone } from './todos.js';
 
 const BRANCH = 'refs/heads/';
+export const UPDATE_MERGE_REQUESTS_JOB = 'update_merge_requests';
+
+export interface UpdateMergeRequestsPayload {
+  projectId: number;
+  userId: number;
+  updates: PushedRef[];
+}
+
+/** The job's work: the project and the pusher as they are now (nothing if either is gone). */
+export async function refreshMergeRequestsOf(deps: Deps, payload: UpdateMergeRequestsPayload): Promise<boolean> {
+  const project = await projectRow(deps, payload.projectId);
+  const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
+  if (!project || !user) return false;
+  await refreshMergeRequests(deps, project, user, payload.updates);
+  return true;
+}
+
 const blank = (oid: string) => !oid || /^0+$/.test(oid);
 
 export async function refreshMergeRequests(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {

@@ -14,10 +14,11 @@ import type { Deps } from '../deps.js';
 import { deleteIssuableDependents } from './issuable_deletion.js';
 import type { Conn, Tx } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { ApiError, validationError } from '../http/errors.js';
+import { DuplicateMergeRequest, Invalid, InvalidMergeRequestBranches } from '../store/domain_errors.js';
 import { nextIid } from '../store/iids.js';
 import { now } from '../store/time.js';
-import { findMergeRequest, findOpenMergeRequests, type MergeRequestRow } from '../finders/merge_requests.js';
+import { findMergeRequest, findOpenMergeRequests } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { applyLabels } from './issuable_labels.js';
 import { recordEvent } from './events.js';
@@ -95,15 +96,15 @@ async function validate(
 ): Promise<void> {
   const { sourceProject, targetProject } = mr;
   if (sourceProject && sourceProject.id === targetProject.id && mr.sourceBranch === mr.targetBranch) {
-    throw new ApiError(422, { error: ['You can not use same project/branch for source and target'] });
+    throw new InvalidMergeRequestBranches('You can not use same project/branch for source and target');
   }
   if (sourceProject && sourceProject.id !== targetProject.id && !(await inSameForkNetwork(tx, sourceProject.id, targetProject.id))) {
-    throw new ApiError(422, { error: ['Source project is not a fork of the target project'] });
+    throw new InvalidMergeRequestBranches('Source project is not a fork of the target project');
   }
   if (mr.opened && sourceProject) {
     const similar = (await findOpenMergeRequests(tx, targetProject.id, sourceProject.id, mr.sourceBranch, mr.targetBranch)).filter((r) => r.id !== self);
     if (similar.length) {
-      throw new ApiError(409, { message: [`Cannot Create: This merge request already exists: ${rubyInspect(similar.map((r) => r.title))}`] });
+      throw new DuplicateMergeRequest(`Cannot Create: This merge request already exists: ${rubyInspect(similar.map((r) => r.title))}`);
     }
   }
   const errors: Record<string, string[]> = {};
@@ -114,7 +115,7 @@ async function validate(
   if (branches.target && !(await deps.repos.branchExists(fullPathOf(targetProject), mr.targetBranch))) {
     errors.target_branch = [`Target branch "${mr.targetBranch}" does not exist`];
   }
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
 }
 
 async function projectMilestone(tx: Conn, projectId: number, id: number | null): Promise<number | null> {

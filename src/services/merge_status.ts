@@ -9,7 +9,8 @@
 // changed the row meanwhile (compare-and-swap on the fields the answer depends on).
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { readRef } from '../git/refs.js';
 import { isAncestor, testMerge } from '../git/merge.js';

@@ -5,7 +5,8 @@
 // rights under branch protection) else 401; the merge request is in a mergeable state (open,
 // not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
 // passes, which it always does without pipelines, as `mergeable_ci_state?` answers true when
-// there is no head pipeline) else 405; it merges without conflict and, under `rebase_merge`
+// there is no head pipeline; under only_allow_merge_if_all_discussions_are_resolved, no
+// discussion is left to resolve) else 405; it merges without conflict and, under `rebase_merge`
 // and `ff`, the target head is an ancestor of the source head, else 406; `sha` names the
 // source head else 409.
 //
@@ -19,28 +20,21 @@
 // transaction. Last, the source branch is removed when asked and allowed.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { loadedProject, type LoadedProject } from '../api/loaders.js';
-import { ApiError, unauthorized } from '../http/errors.js';
-import { findMergeRequest, type MergeRequestRow } from '../finders/merge_requests.js';
+import { CannotMerge, DomainError, NotAllowed, NotMergeable, RefMoved, ShaMismatch } from '../store/domain_errors.js';
+import { workInProgress } from '../store/merge_request_facts.js';
+import { findMergeRequest } from '../finders/merge_requests.js';
+import { hasUnresolvedDiscussions } from '../finders/discussions.js';
+import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { canCancelAutomaticMerge, canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
 import { projectAccess } from '../policy/projects.js';
-import { canUpdateIssue } from '../policy/issues.js';
 import { readRef } from '../git/refs.js';
 import { fastForwardPossible, isAncestor, writeMergeCommit } from '../git/merge.js';
-import { now } from '../store/time.js';
-import { assigneeIdsOf, type IssueRow } from '../finders/issues.js';
-import { recordEvent } from './events.js';
-import { todosOnIssuableClosed } from './todos.js';
-import { updateIssue } from './issues.js';
-import { afterWrite, moveBranch } from './repository_writes.js';
+import { afterWrite, moveBranch, type ProjectContext } from './repository_writes.js';
 import { deleteBranch } from './branch_writes.js';
 import { branchState, ensureMergeStatus, projectOf } from './merge_status.js';
 import { issueReference, mergeRequestClosesIssues } from './closing_issues.js';
-import { workInProgress } from '../entities/merge_request.js';
-
-export const NOT_ALLOWED = () => new ApiError(405, { message: '405 Method Not Allowed' });
-export const CANNOT_MERGE = () => new ApiError(406, { message: 'Branch cannot be merged' });
+import { closableIssues, recordMerged, resetMergeWhenPipelineSucceeds } from './post_merge.js';
 
 export interface MergeParams {
   commitMessage?: string;
@@ -75,26 +69,28 @@ export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWith
  * PUT .../merge. `loaded` is the merge request's (target) project as the request sees it.
  * Returns the merge request as stored afterwards.
  */
-export async function acceptMergeRequest(deps: Deps, loaded: LoadedProject, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
+export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
   const { project, access } = loaded;
-  if (!(await canMergeMergeRequest(deps.db, project, access, user, mr))) throw unauthorized();
+  if (!(await canMergeMergeRequest(deps.db, project, access, user, mr))) throw new NotAllowed();
 
   // mergeable_state?: open, not WIP, not broken (branches exist, commits of its own).
-  if (mr.state !== 'opened' || workInProgress(mr.title)) throw NOT_ALLOWED();
+  if (mr.state !== 'opened' || workInProgress(mr.title)) throw new NotMergeable();
   const state = await branchState(deps, mr, project);
-  if (state.broken) throw NOT_ALLOWED();
+  if (state.broken) throw new NotMergeable();
+  // mergeable_discussions_state?: under the project's rule, no discussion left to resolve.
+  if (project.only_allow_merge_if_all_discussions_are_resolved && (await hasUnresolvedDiscussions(deps.db, mr.id))) throw new NotMergeable();
   // Pipelines do not exist, so `mergeable_ci_state?` holds even under
   // only_allow_merge_if_pipeline_succeeds, and merge_when_pipeline_succeeds merges now.
 
   // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.
   const checked = await ensureMergeStatus(deps, mr);
-  if (checked.merge_status !== 'can_be_merged') throw CANNOT_MERGE();
+  if (checked.merge_status !== 'can_be_merged') throw new CannotMerge();
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   const head = mr.head_sha!;
-  if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, head))) throw CANNOT_MERGE();
+  if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, head))) throw new CannotMerge();
 
   if (params.sha !== undefined && params.sha !== head) {
-    throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${head}` });
+    throw new ShaMismatch(head);
   }
 
   const message = (params.commitMessage ?? (await defaultMergeCommitMessage(deps, project, mr))).replace(/\r/g, '');
@@ -124,20 +120,20 @@ async function mergeIntoTarget(
   const gitdir = deps.repos.pathFor(fullPathOf(project));
   for (let attempt = 0; attempt < 3; attempt++) {
     const targetHead = await readRef(gitdir, `refs/heads/${mr.target_branch}`);
-    if (!targetHead) throw NOT_ALLOWED();
+    if (!targetHead) throw new NotMergeable();
     // Merged meanwhile (a concurrent merge, a push): nothing of its own is left to merge.
-    if (await isAncestor(gitdir, head, targetHead)) throw NOT_ALLOWED();
+    if (await isAncestor(gitdir, head, targetHead)) throw new NotMergeable();
     let newOid: string | null;
     let mergeCommitSha: string | null;
     if (project.merge_method === 'ff') {
-      if (!(await fastForwardPossible(gitdir, targetHead, head))) throw CANNOT_MERGE();
+      if (!(await fastForwardPossible(gitdir, targetHead, head))) throw new CannotMerge();
       newOid = head;
       mergeCommitSha = null;
     } else {
-      if (project.merge_method === 'rebase_merge' && !(await fastForwardPossible(gitdir, targetHead, head))) throw CANNOT_MERGE();
+      if (project.merge_method === 'rebase_merge' && !(await fastForwardPossible(gitdir, targetHead, head))) throw new CannotMerge();
       const sig = { name: user.name, email: user.email, timestamp: Math.floor(Date.now() / 1000) };
       newOid = await writeMergeCommit(gitdir, { ours: targetHead, theirs: head, message, author: sig, committer: sig });
-      if (!newOid) throw CANNOT_MERGE();
+      if (!newOid) throw new CannotMerge();
       mergeCommitSha = newOid;
     }
     try {
@@ -145,57 +141,12 @@ async function mergeIntoTarget(
       return { oldOid: targetHead, newOid, mergeCommitSha };
     } catch (err) {
       // The target moved since it was read: merge against its new head.
-      if (err instanceof ApiError && err.status === 400 && attempt < 2) continue;
-      if (err instanceof ApiError && err.status === 400) throw CANNOT_MERGE();
+      if (err instanceof RefMoved && attempt < 2) continue;
+      if (err instanceof RefMoved) throw new CannotMerge();
       throw err;
     }
   }
-  throw CANNOT_MERGE();
-}
-
-/** The issues merging closes that the user may close (PostMergeService#close_issues). */
-async function closableIssues(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow, user: UserRow): Promise<IssueRow[]> {
-  const out: IssueRow[] = [];
-  for (const issue of await mergeRequestClosesIssues(deps, project, mr, user)) {
-    if (issue.state !== 'opened') continue;
-    const issueProject = issue.project_id === project.id ? project : await projectOf(deps, issue.project_id);
-    if (!issueProject) continue;
-    const access = await projectAccess(deps.db, user, issueProject);
-    const facts = { confidential: issue.confidential, author_id: issue.author_id, assigneeIds: await assigneeIdsOf(deps.db, issue.id) };
-    if (canUpdateIssue(user, issueProject, access, facts)) out.push(issue);
-  }
-  return out;
-}
-
-/**
- * PostMergeService: in one transaction, the issues closed, the merge request merged (only
- * if still open: a concurrent merge or refresh recorded it first otherwise), its event and
- * its to-dos done. Returns whether this call recorded the merge.
- */
-export async function recordMerged(
-  deps: Deps,
-  project: ProjectWithNamespace,
-  mr: MergeRequestRow,
-  user: UserRow,
-  mergeCommitSha: string | null,
-  closes: IssueRow[],
-): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const stamp = now();
-    const n = await tx('merge_requests').where({ id: mr.id, state: 'opened' }).update({
-      state: 'merged',
-      merged_at: stamp,
-      merged_by_id: user.id,
-      merge_commit_sha: mergeCommitSha,
-      merge_when_pipeline_succeeds: false,
-      updated_at: stamp,
-    });
-    if (!n) return false;
-    for (const issue of closes) await updateIssue(tx, issue, user, { stateEvent: 'close' }, { createLabels: false });
-    await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'merged', target: { type: 'MergeRequest', id: mr.id }, createdAt: stamp });
-    await todosOnIssuableClosed(tx, user, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id });
-    return true;
-  });
+  throw new CannotMerge();
 }
 
 /**
@@ -214,18 +165,12 @@ export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: 
   const current = await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`);
   if (current !== head) return false;
   try {
-    await deleteBranch(deps, loadedProject(source, access, deleter), mr.source_branch, head);
+    await deleteBranch(deps, { project: source, access, user: deleter }, mr.source_branch, head);
     return true;
   } catch (err) {
-    if (err instanceof ApiError) return false;
+    if (err instanceof DomainError) return false;
     throw err;
   }
-}
-
-/** The check of a merge request that a push to its target branch merged by hand. */
-export async function mergedByPush(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow, user: UserRow): Promise<boolean> {
-  const closes = await closableIssues(deps, project, mr, user);
-  return recordMerged(deps, project, mr, user, null, closes);
 }
 
 /**
@@ -235,23 +180,16 @@ export async function mergedByPush(deps: Deps, project: ProjectWithNamespace, mr
  */
 export async function cancelMergeWhenPipelineSucceeds(
   deps: Deps,
-  loaded: LoadedProject,
+  loaded: ProjectContext,
   mr: MergeRequestRow,
   user: UserRow,
 ): Promise<Record<string, unknown>> {
   const allowed = await canCancelAutomaticMerge(deps.db, loaded.project, loaded.access, user, mr);
-  if (!allowed) throw unauthorized();
+  if (!allowed) throw new NotAllowed();
   if (!mr.merge_when_pipeline_succeeds || mr.state !== 'opened') {
     return { message: "Can't cancel the automatic merge", status: 'error', http_status: 406 };
   }
   await resetMergeWhenPipelineSucceeds(deps, mr);
   return { status: 'success' };
-}
-
-/** MergeRequest#reset_merge_when_pipeline_succeeds (its merge params forgotten too). */
-export async function resetMergeWhenPipelineSucceeds(deps: Deps, mr: MergeRequestRow): Promise<void> {
-  await deps.db('merge_requests')
-    .where({ id: mr.id })
-    .update({ merge_when_pipeline_succeeds: false, merge_user_id: null, should_remove_source_branch: null, updated_at: now() });
 }
 

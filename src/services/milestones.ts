@@ -3,10 +3,11 @@
 // checked by the caller. A failure is the API's 400 whose message embeds the model errors as
 // Ruby prints a Hash: `Failed to create milestone {:title=>["..."]}`.
 import type { Conn } from '../store/db.js';
-import { badRequest } from '../http/errors.js';
+import { Rejected } from '../store/domain_errors.js';
 import { nextIid } from '../store/iids.js';
 import { now } from '../store/time.js';
-import { findMilestone, type MilestoneRow } from '../finders/milestones.js';
+import { findMilestone } from '../finders/milestones.js';
+import type { MilestoneRow } from '../store/issuable_rows.js';
 import { isUniqueViolation } from './members.js';
 import { sanitizeTitle } from './labels.js';
 import { recordEvent } from './events.js';
@@ -43,7 +44,7 @@ async function milestoneErrors(db: Conn, m: Omit<MilestoneRow, 'iid' | 'created_
 }
 
 function failed(verb: 'create' | 'update', errors: Errors) {
-  return badRequest(`Failed to ${verb} milestone ${rubyInspect(errors)}`);
+  return new Rejected(`Failed to ${verb} milestone ${rubyInspect(errors)}`);
 }
 
 export interface NewMilestone {

@@ -1,68 +1,88 @@
-// Comments on issues and merge requests (GitLab 10.8's Notes::CreateService, UpdateService,
-// DestroyService and the Note model's callbacks). Each change runs in one transaction with
-// what GitLab does alongside it: the noteable's `user_notes_count` (non-system notes), the
-// `commented` event, the todo hooks, and the noteable's throttled touch (its updated_at moves
-// on a saved note unless it moved within the last minute). Quick actions in bodies are not
-// interpreted. The caller has checked the permissions.
+// Comments on issues, merge requests and commits (GitLab 10.8's Notes::CreateService,
+// UpdateService, DestroyService and the Note model's callbacks). Each change runs in one
+// transaction with what GitLab does alongside it: the noteable's `user_notes_count`
+// (non-system notes), the `commented` event, the todo hooks, and the noteable's throttled
+// touch (its updated_at moves on a saved note unless it moved within the last minute); a
+// commit has no row to count or touch, nor to-dos. Every note belongs to a discussion
+// (`discussion_id`: a new one, or the thread it replies to; store/note_kinds.ts says what a
+// row's `type` makes it). Quick actions in bodies are not interpreted. The caller has checked
+// the permissions.
 import type { Knex } from 'knex';
 import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
+import { newDiscussionId, type AnyNoteableType, type NoteType } from '../store/note_kinds.js';
 import { recordEvent } from './events.js';
 import { todosOnNote } from './todos.js';
+import type { NoteRow } from '../store/issuable_rows.js';
+import { noteableWhere, type NoteTarget } from '../store/note_targets.js';
 
-export type NoteableType = 'Issue' | 'MergeRequest';
+export { noteableWhere, type NoteTarget };
 
-export interface NoteRow {
-  id: number;
-  project_id: number;
-  noteable_type: NoteableType;
-  noteable_id: number;
-  author_id: number | null;
-  body: string;
-  system: boolean | number;
-  updated_by_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The noteable a note belongs to. */
-export interface NoteTarget {
-  type: NoteableType;
-  id: number;
-  projectId: number;
+/** What makes a new note more than a plain comment. */
+export interface NoteKind {
+  type?: NoteType | null;
+  /** The thread it replies to; a new one otherwise. */
+  discussionId?: string;
+  position?: string | null;
+  lineCode?: string | null;
 }
 
 export const NOTE_ORDERS = ['created_at', 'updated_at'] as const;
 
 const TOUCH_INTERVAL_MS = 60_000;
 
-function tableOf(type: NoteableType): 'issues' | 'merge_requests' {
-  return type === 'Issue' ? 'issues' : 'merge_requests';
+/** The table of a noteable with a row (issues, merge requests), else null (a commit). */
+function tableOf(type: AnyNoteableType): 'issues' | 'merge_requests' | null {
+  return type === 'Issue' ? 'issues' : type === 'MergeRequest' ? 'merge_requests' : null;
 }
 
 /** A note of this noteable, by id. */
-export async function findNote(db: Conn, target: NoteTarget, noteId: number): Promise<NoteRow | undefined> {
-  return db('notes').where({ id: noteId, noteable_type: target.type, noteable_id: target.id }).first();
+export async function findNote(db: Conn, target: NoteTarget<AnyNoteableType>, noteId: number): Promise<NoteRow | undefined> {
+  return db('notes').where({ id: noteId, ...noteableWhere(target) }).first();
 }
 
 /** The noteable's notes in the requested order (ties by id, in the same direction). */
-export function notesQuery(db: Conn, target: NoteTarget, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
-  return db('notes').where({ noteable_type: target.type, noteable_id: target.id }).orderBy([
+export function notesQuery(db: Conn, target: NoteTarget<AnyNoteableType>, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
+  return db('notes').where(noteableWhere(target)).orderBy([
     { column: orderBy, order: sort },
     { column: 'id', order: sort },
   ]);
 }
 
 /** GitLab's ThrottledTouch: the noteable's updated_at moves unless it did within the last minute. */
-async function touchNoteable(tx: Tx, target: NoteTarget): Promise<void> {
+async function touchNoteable(tx: Tx, target: NoteTarget<AnyNoteableType>): Promise<void> {
+  const table = tableOf(target.type);
+  if (!table) return;
   const stamp = now();
   const threshold = new Date(Date.parse(stamp) - TOUCH_INTERVAL_MS).toISOString();
-  await tx(tableOf(target.type)).where('id', target.id).where('updated_at', '<', threshold).update({ updated_at: stamp });
+  await tx(table).where('id', target.id).where('updated_at', '<', threshold).update({ updated_at: stamp });
 }
 
-function todoTarget(target: NoteTarget) {
+/** The to-do target of a noteable that has to-dos (issues, merge requests). */
+function todoTarget(target: NoteTarget<AnyNoteableType>) {
+  if (target.type !== 'Issue' && target.type !== 'MergeRequest') return null;
   return { type: target.type, id: target.id, projectId: target.projectId };
+}
+
+/** The row columns of a new note of `target`. */
+function newNoteRow(target: NoteTarget<AnyNoteableType>, authorId: number, body: string, system: boolean, kind: NoteKind, createdAt: string, updatedAt: string) {
+  return {
+    project_id: target.projectId,
+    noteable_type: target.type,
+    noteable_id: target.id,
+    commit_id: target.commitId ?? null,
+    author_id: authorId,
+    body,
+    system,
+    updated_by_id: null,
+    type: kind.type ?? null,
+    discussion_id: kind.discussionId ?? newDiscussionId(target.type, target.commitId ?? target.id),
+    position: kind.position ?? null,
+    line_code: kind.lineCode ?? null,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  };
 }
 
 /** Model validation of a body: Rails' presence (whitespace only is blank). */
@@ -71,69 +91,57 @@ export function blankBody(body: string): boolean {
 }
 
 /** A user's comment; `createdAt` only when the caller allowed it. */
-export async function createNote(db: Conn, target: NoteTarget, author: UserRow, input: { body: string; createdAt?: string }): Promise<NoteRow> {
+export async function createNote(
+  db: Conn,
+  target: NoteTarget<AnyNoteableType>,
+  author: UserRow,
+  input: { body: string; createdAt?: string } & NoteKind,
+): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const stamp = now();
-    const [row] = await tx('notes')
-      .insert({
-        project_id: target.projectId,
-        noteable_type: target.type,
-        noteable_id: target.id,
-        author_id: author.id,
-        body: input.body,
-        system: false,
-        updated_by_id: null,
-        created_at: input.createdAt ?? stamp,
-        updated_at: stamp,
-      })
-      .returning('id');
+    const [row] = await tx('notes').insert(newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp)).returning('id');
     const id: number = typeof row === 'object' ? row.id : row;
-    await tx(tableOf(target.type)).where('id', target.id).increment('user_notes_count', 1);
+    const table = tableOf(target.type);
+    if (table) await tx(table).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);
     await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
-    await todosOnNote(tx, author, todoTarget(target), { id, body: input.body });
+    const todo = todoTarget(target);
+    if (todo) await todosOnNote(tx, author, todo, { id, body: input.body });
     return (await tx('notes').where({ id }).first()) as NoteRow;
   });
 }
 
 /**
  * A system note (GitLab's SystemNoteService) inside the caller's transaction: no event, no
- * todo, no count, and no touch (GitLab writes them with touching disabled).
+ * todo, no count, and no touch (GitLab writes them with touching disabled). `kind` places it
+ * in a discussion (a reply's type and thread).
  */
-export async function createSystemNote(tx: Tx, target: NoteTarget, author: UserRow, body: string): Promise<void> {
+export async function createSystemNote(tx: Tx, target: NoteTarget<AnyNoteableType>, author: UserRow, body: string, kind: NoteKind = {}): Promise<void> {
   const stamp = now();
-  await tx('notes').insert({
-    project_id: target.projectId,
-    noteable_type: target.type,
-    noteable_id: target.id,
-    author_id: author.id,
-    body,
-    system: true,
-    updated_by_id: null,
-    created_at: stamp,
-    updated_at: stamp,
-  });
+  await tx('notes').insert(newNoteRow(target, author.id, body, true, kind, stamp, stamp));
 }
 
 /** A new body; updated_at moves only when something changed (body or editor). */
-export async function updateNote(db: Conn, target: NoteTarget, note: NoteRow, editor: UserRow, body: string): Promise<NoteRow> {
+export async function updateNote(db: Conn, target: NoteTarget<AnyNoteableType>, note: NoteRow, editor: UserRow, body: string): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const bodyChanged = body !== note.body;
     if (bodyChanged || note.updated_by_id !== editor.id) {
       await tx('notes').where({ id: note.id }).update({ body, updated_by_id: editor.id, updated_at: now() });
     }
     await touchNoteable(tx, target);
-    if (bodyChanged) await todosOnNote(tx, editor, todoTarget(target), { id: note.id, body, oldBody: note.body });
+    const todo = todoTarget(target);
+    if (bodyChanged && todo) await todosOnNote(tx, editor, todo, { id: note.id, body, oldBody: note.body });
     return (await tx('notes').where({ id: note.id }).first()) as NoteRow;
   });
 }
 
 /** Deletes the note with its award emoji, its events and its todos; the count follows. */
-export async function deleteNote(db: Conn, target: NoteTarget, note: NoteRow): Promise<void> {
+export async function deleteNote(db: Conn, target: NoteTarget<AnyNoteableType>, note: NoteRow): Promise<void> {
   await db.transaction(async (tx) => {
     await removeNotes(tx, [note.id]);
-    if (!note.system) {
-      await tx(tableOf(target.type)).where('id', target.id).where('user_notes_count', '>', 0).decrement('user_notes_count', 1);
+    const table = tableOf(target.type);
+    if (!note.system && table) {
+      await tx(table).where('id', target.id).where('user_notes_count', '>', 0).decrement('user_notes_count', 1);
     }
   });
 }

@@ -7,11 +7,12 @@ import crypto from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { deleteProjectMergeRequests } from './merge_requests.js';
 import { deleteProjectAwards } from './award_emoji.js';
+import { removeDeployKeysOfProjects } from './deploy_keys.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { ApiError, badRequest, notFound, validationError } from '../http/errors.js';
-import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../policy/levels.js';
+import { Conflict, Invalid, LimitReached, NotFound, Rejected } from '../store/domain_errors.js';
+import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../store/levels.js';
 import { canCreateProjectIn } from '../policy/groups.js';
 import { generateToken } from './tokens.js';
 import { insertMember } from './members.js';
@@ -22,6 +23,8 @@ import { RepositoryExistsError } from '../git/repos.js';
 import { withProjectLock } from './repository_guard.js';
 import { projectLockKey, settleJournal } from './repository_recovery.js';
 import { moveRepositories, REPOSITORY_EXISTS } from './repository_moves.js';
+import { settingsOf } from './application_settings.js';
+import { deniedVisibility } from './visibility_rules.js';
 
 /** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
 export interface ProjectSettings {
@@ -114,12 +117,12 @@ function visibilityErrors(level: number, namespace: NamespaceRow): Record<string
   };
 }
 
-function limitReached(user: UserRow): ApiError {
+function limitReached(user: UserRow): LimitReached {
   const message =
     user.projects_limit === 0
       ? 'Personal project creation is not allowed. Please contact your administrator with questions'
       : `Your project limit is ${user.projects_limit} projects! Please contact your administrator to increase it`;
-  return new ApiError(403, { message: [message] });
+  return new LimitReached(message);
 }
 
 /**
@@ -135,6 +138,12 @@ export async function createProject(
   attrs: NewProject,
   populate?: (dir: string) => Promise<void>,
 ): Promise<ProjectWithNamespace> {
+  // The instance's default visibility for new projects; a restricted level is refused first.
+  const settings = await settingsOf(deps);
+  const level = attrs.visibility !== undefined ? visibilityLevel(attrs.visibility) : settings.default_project_visibility;
+  const denied = deniedVisibility(settings, owner, level);
+  if (denied) throw new Invalid(denied);
+
   const path = attrs.path ?? (attrs.name !== undefined ? pathFromName(attrs.name) : undefined);
   const name = attrs.name ?? attrs.path;
   const errors = formatErrors(name, path);
@@ -145,14 +154,13 @@ export async function createProject(
   let namespace: NamespaceRow | undefined;
   if (attrs.namespace_id !== undefined) {
     namespace = await deps.db('namespaces').where({ id: attrs.namespace_id }).first();
-    if (!namespace || !(await canCreateProjectIn(deps.db, owner, namespace))) throw validationError({ namespace: ['is not valid'] });
+    if (!namespace || !(await canCreateProjectIn(deps.db, owner, namespace))) throw new Invalid({ namespace: ['is not valid'] });
   } else {
     namespace = await deps.db('namespaces').where({ kind: 'user', owner_id: owner.id }).first();
-    if (!namespace) throw validationError({ namespace: ["can't be blank"] });
+    if (!namespace) throw new Invalid({ namespace: ["can't be blank"] });
   }
-  const level = visibilityLevel(attrs.visibility ?? 'private');
   Object.assign(errors, visibilityErrors(level, namespace));
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
   const ns = namespace;
 
   const stamp = now();
@@ -164,7 +172,7 @@ export async function createProject(
         if (Number(row?.n ?? 0) >= owner.projects_limit) throw limitReached(owner);
       }
       const taken = await takenErrors(tx, ns.id, name, path);
-      if (Object.keys(taken).length) throw validationError(taken);
+      if (Object.keys(taken).length) throw new Invalid(taken);
       const [idRow] = await tx('projects')
         .insert({
           ...settingColumns(attrs),
@@ -189,24 +197,24 @@ export async function createProject(
       return projectId;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
+    if (isUniqueViolation(err)) throw new Invalid({ path: ['has already been taken'] });
     throw err;
   }
 
   try {
     await withProjectLock(deps, id, async () => {
       const row = await findProjectByIdOrPath(deps.db, String(id));
-      if (!row) throw notFound('Project'); // deleted meanwhile: no folder for nobody
+      if (!row) throw new NotFound('Project'); // deleted meanwhile: no folder for nobody
       await deps.repos.create(fullPathOf(row), attrs.default_branch || 'master', populate);
     });
   } catch (err) {
     const row = await findProjectByIdOrPath(deps.db, String(id));
     if (row) await deleteProjectRows(deps, row, null);
-    if (err instanceof RepositoryExistsError) throw validationError({ base: [REPOSITORY_EXISTS] });
+    if (err instanceof RepositoryExistsError) throw new Invalid({ base: [REPOSITORY_EXISTS] });
     throw err;
   }
   const created = await findProjectByIdOrPath(deps.db, String(id));
-  if (!created) throw notFound('Project');
+  if (!created) throw new NotFound('Project');
   return created;
 }
 
@@ -215,18 +223,23 @@ export async function createProject(
  * caller. Runs under the project's repository lock from the row as it is then, so concurrent
  * renames take turns, each moving the folder from where the previous one left it.
  */
-export async function updateProject(deps: Deps, project: ProjectWithNamespace, attrs: ProjectUpdate): Promise<ProjectWithNamespace> {
+export async function updateProject(deps: Deps, project: ProjectWithNamespace, attrs: ProjectUpdate, actor?: UserRow): Promise<ProjectWithNamespace> {
+  // A change to a restricted level is refused to non-admins (UpdateVisibilityLevel), alone.
+  if (attrs.visibility !== undefined && visibilityLevel(attrs.visibility) !== project.visibility_level && actor) {
+    const denied = deniedVisibility(await settingsOf(deps), actor, visibilityLevel(attrs.visibility));
+    if (denied) throw new Invalid(denied);
+  }
   const errors = formatErrors(attrs.name, attrs.path);
   if (attrs.visibility !== undefined) Object.assign(errors, visibilityErrors(visibilityLevel(attrs.visibility), project.namespace));
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
 
   await withProjectLock(deps, project.id, async () => {
     const current = await findProjectByIdOrPath(deps.db, String(project.id));
-    if (!current) throw notFound('Project');
+    if (!current) throw new NotFound('Project');
     const oldFullPath = fullPathOf(current);
     if (attrs.default_branch !== undefined && attrs.default_branch !== current.default_branch) {
       if (!(await deps.repos.branchExists(oldFullPath, attrs.default_branch))) {
-        throw badRequest('Could not set the default branch');
+        throw new Rejected('Could not set the default branch');
       }
       await deps.repos.setHead(oldFullPath, attrs.default_branch);
     }
@@ -240,24 +253,24 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
 
     if (moving) {
       const taken = await takenErrors(deps.db, current.namespace_id, undefined, path, current.id);
-      if (Object.keys(taken).length) throw validationError(taken);
+      if (Object.keys(taken).length) throw new Invalid(taken);
     }
     const moves = moving ? [{ projectId: current.id, from: oldFullPath, to: `${current.namespace.full_path}/${path}` }] : [];
     try {
       await moveRepositories(deps, moves, () =>
         deps.db.transaction(async (tx) => {
           const taken = await takenErrors(tx, current.namespace_id, name, path, current.id);
-          if (Object.keys(taken).length) throw validationError(taken);
+          if (Object.keys(taken).length) throw new Invalid(taken);
           await tx('projects').where({ id: current.id }).update(changes);
         }),
       );
     } catch (err) {
-      if (isUniqueViolation(err)) throw validationError({ path: ['has already been taken'] });
+      if (isUniqueViolation(err)) throw new Invalid({ path: ['has already been taken'] });
       throw err;
     }
   });
   const updated = await findProjectByIdOrPath(deps.db, String(project.id));
-  if (!updated) throw notFound('Project');
+  if (!updated) throw new NotFound('Project');
   return updated;
 }
 
@@ -291,6 +304,7 @@ async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, acto
     // Polymorphic rows have no foreign key to cascade on; the rest goes with the project row.
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
+    await removeDeployKeysOfProjects(tx, () => [project.id]);
     await tx('projects').where({ id: project.id }).delete();
     if (actor) {
       await recordEvent(tx, {
@@ -341,9 +355,9 @@ export async function shareWithGroup(
 ): Promise<ShareLink> {
   return deps.db.transaction(async (tx) => {
     const ownAncestor = await tx('namespace_ancestors').where({ namespace_id: project.namespace_id, ancestor_id: group.id }).first();
-    if (ownAncestor) throw new ApiError(409, { message: 'Project cannot be shared with the group it is in or one of its ancestors.' });
+    if (ownAncestor) throw new Conflict('Project cannot be shared with the group it is in or one of its ancestors.');
     const existing = await tx('project_group_links').where({ project_id: project.id, group_id: group.id }).first();
-    if (existing) throw new ApiError(409, { message: 'Group already shared with this group' });
+    if (existing) throw new Conflict('Group already shared with this group');
     const stamp = now();
     await tx('project_group_links').insert({
       project_id: project.id,

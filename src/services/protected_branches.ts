@@ -3,21 +3,15 @@
 // branches/:branch/protect, and Project#after_create_default_branch). Permissions are
 // checked by the caller; rows only change here.
 import type { Knex } from 'knex';
-import type { Conn } from '../store/db.js';
-import type { ProjectWithNamespace } from '../store/rows.js';
-import { ApiError, conflict } from '../http/errors.js';
+import type { Conn, Db } from '../store/db.js';
+import { settingsOf } from './application_settings.js';
+import type { ProjectWithNamespace, ProtectedBranchRule } from '../store/rows.js';
+import { Conflict, Unprocessable } from '../store/domain_errors.js';
 import { now } from '../store/time.js';
 import { isUniqueViolation } from './members.js';
 import { wellFormed } from '../git/ref_names.js';
-import { DEVELOPER, MASTER } from '../policy/levels.js';
-import {
-  BranchRules,
-  DEFAULT_BRANCH_PROTECTION,
-  PROTECTION_DEV_CAN_MERGE,
-  PROTECTION_DEV_CAN_PUSH,
-  PROTECTION_NONE,
-  type ProtectedBranchRule,
-} from '../policy/branches.js';
+import { DEVELOPER, MASTER } from '../store/levels.js';
+import { BranchRules, PROTECTION_DEV_CAN_MERGE, PROTECTION_DEV_CAN_PUSH, PROTECTION_NONE } from '../policy/branches.js';
 
 /** The project's rules, oldest first (the list endpoint pages this). */
 export function rulesQuery(db: Conn, projectId: number): Knex.QueryBuilder {
@@ -29,8 +23,8 @@ export async function findRule(db: Conn, projectId: number, name: string): Promi
   return db('protected_branches').where({ project_id: projectId, name }).first();
 }
 
-function alreadyExists(name: string): ApiError {
-  return conflict(`Protected branch '${name}' already exists`);
+function alreadyExists(name: string): Conflict {
+  return new Conflict(`Protected branch '${name}' already exists`);
 }
 
 export interface RuleAttrs {
@@ -48,9 +42,9 @@ const MAX_NAME = 255;
  */
 export async function createRule(db: Conn, projectId: number, attrs: RuleAttrs): Promise<ProtectedBranchRule> {
   if (await findRule(db, projectId, attrs.name)) throw alreadyExists(attrs.name);
-  if (attrs.name.trim() === '') throw new ApiError(422, { message: ["Name can't be blank"] });
-  if (Array.from(attrs.name).length > MAX_NAME) throw new ApiError(422, { message: [`Name is too long (maximum is ${MAX_NAME} characters)`] });
-  if (!wellFormed(attrs.name)) throw new ApiError(422, { message: ['Name is invalid'] });
+  if (attrs.name.trim() === '') throw new Unprocessable(["Name can't be blank"]);
+  if (Array.from(attrs.name).length > MAX_NAME) throw new Unprocessable([`Name is too long (maximum is ${MAX_NAME} characters)`]);
+  if (!wellFormed(attrs.name)) throw new Unprocessable(['Name is invalid']);
   const stamp = now();
   try {
     await db('protected_branches').insert({
@@ -89,7 +83,7 @@ export async function legacyProtect(
       await createRule(db, projectId, { name: branch, pushAccessLevel: level(flags.developersCanPush), mergeAccessLevel: level(flags.developersCanMerge) });
       return;
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 409)) throw err;
+      if (!(err instanceof Conflict)) throw err;
       // Created meanwhile: fall through and update it.
     }
   }
@@ -106,15 +100,17 @@ export async function legacyUnprotect(db: Conn, projectId: number, branch: strin
 
 /**
  * After the first commit of an empty repository (Project#after_create_default_branch):
- * protects the default branch per the default branch protection, unless protection is off
- * or a rule already covers it. 1 lets developers push, 3 lets them merge, 2 neither.
+ * protects the default branch per the default branch protection (the instance's setting
+ * unless given), unless protection is off or a rule already covers it. 1 lets developers
+ * push, 3 lets them merge, 2 neither.
  */
 export async function protectDefaultBranch(
-  db: Conn,
+  db: Db,
   project: Pick<ProjectWithNamespace, 'id'>,
   branch: string,
-  protection = DEFAULT_BRANCH_PROTECTION,
+  protection?: number,
 ): Promise<void> {
+  protection ??= (await settingsOf({ db })).default_branch_protection;
   if (protection === PROTECTION_NONE) return;
   if ((await BranchRules.load(db, project)).isProtected(branch)) return;
   try {
@@ -124,6 +120,6 @@ export async function protectDefaultBranch(
       mergeAccessLevel: protection === PROTECTION_DEV_CAN_MERGE ? DEVELOPER : MASTER,
     });
   } catch (err) {
-    if (!(err instanceof ApiError && err.status === 409)) throw err; // a concurrent first write protected it
+    if (!(err instanceof Conflict)) throw err; // a concurrent first write protected it
   }
 }

@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { PushedRef } from './ref_updates.js';
+import type { PushedRef } from './pushed_ref.js';
 import { fullPathOf } from '../finders/projects.js';
 import { RepoReader } from '../git/reader.js';
 import { countCommits } from '../git/history.js';

@@ -1,22 +1,23 @@
 // What every moved ref sets off, whether the push came over git or through the API (files,
 // commits, branches, merges): GitLab's push events and the refresh of the merge requests
-// whose source or target branch moved. One entry point so that both paths agree.
+// whose source or target branch moved (a durable job run at once: see
+// merge_request_refresh.ts), and the push counted for housekeeping (housekeeping.ts). One
+// entry point so that both paths agree.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { recordPushEvents } from './push_events.js';
-import { refreshMergeRequests } from './merge_request_refresh.js';
-
-/** One ref that moved: zeros (or '') in `oldOid` for a creation, in `newOid` for a deletion. */
-export interface PushedRef {
-  ref: string;
-  oldOid: string;
-  newOid: string;
-}
-
-export const ZERO_OID = '0000000000000000000000000000000000000000';
+import { countPushForHousekeeping } from './housekeeping.js';
+import { UPDATE_MERGE_REQUESTS_JOB, type UpdateMergeRequestsPayload } from './merge_request_refresh.js';
+import type { PushedRef } from './pushed_ref.js';
 
 export async function refsUpdated(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
   if (!updates.length) return;
   await recordPushEvents(deps, project, user, updates);
-  await refreshMergeRequests(deps, project, user, updates);
+  const refresh: UpdateMergeRequestsPayload = { projectId: project.id, userId: user.id, updates };
+  await deps.jobs.perform(UPDATE_MERGE_REQUESTS_JOB, refresh, { queue: 'update_merge_requests' });
+  try {
+    await countPushForHousekeeping(deps, project.id);
+  } catch (err) {
+    deps.log.warn({ err, project: project.id }, 'push not counted for housekeeping'); // the push has landed
+  }
 }

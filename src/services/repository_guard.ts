@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { ApiError, conflict, notFound } from '../http/errors.js';
+import { Conflict, DomainError, NotFound } from '../store/domain_errors.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { LockTimeoutError } from '../git/lock.js';
 import { RepositoryGoneError } from '../git/repo_gone.js';
@@ -19,8 +19,8 @@ import { projectLockKey, recoverRepositories, settleJournal } from './repository
 export const MOVED_MESSAGE = 'The project was moved or renamed while the change was being written. Please refresh and try again.';
 export const BUSY_MESSAGE = 'The repository is busy. Please try again.';
 
-export function repositoryMoved(): ApiError {
-  return conflict(MOVED_MESSAGE);
+export function repositoryMoved(): Conflict {
+  return new Conflict(MOVED_MESSAGE);
 }
 
 /** Runs `fn` holding the repository lock of project `id`, after settling its journal. */
@@ -33,7 +33,7 @@ export async function withProjectLock<T>(deps: Deps, id: number, fn: () => Promi
       return fn();
     });
   } catch (err) {
-    if (!entered && err instanceof LockTimeoutError) throw conflict(BUSY_MESSAGE);
+    if (!entered && err instanceof LockTimeoutError) throw new Conflict(BUSY_MESSAGE);
     throw err;
   }
 }
@@ -46,9 +46,9 @@ export async function withProjectLocks<T>(deps: Deps, ids: number[], fn: () => P
 }
 
 /** Why a repository is not where `project` said: 404 when the project is gone, else 409. */
-export async function repositoryGone(deps: Deps, project: ProjectWithNamespace): Promise<ApiError> {
+export async function repositoryGone(deps: Deps, project: ProjectWithNamespace): Promise<Conflict | NotFound> {
   const current = await findProjectByIdOrPath(deps.db, String(project.id));
-  return current ? repositoryMoved() : notFound('Project');
+  return current ? repositoryMoved() : new NotFound('Project');
 }
 
 /** Runs a write on `project`'s repository, turning a folder that vanished before or during it into 404 or 409. */
@@ -59,7 +59,7 @@ export async function whileRepositoryExists<T>(deps: Deps, project: ProjectWithN
     return await fn(gitdir);
   } catch (err) {
     // Also a read that failed because the folder went away under it (object not found).
-    const vanished = !(err instanceof ApiError) && !fs.existsSync(path.join(gitdir, 'HEAD'));
+    const vanished = !(err instanceof DomainError) && !fs.existsSync(path.join(gitdir, 'HEAD'));
     if (err instanceof RepositoryGoneError || vanished) throw await repositoryGone(deps, project);
     throw err;
   }
@@ -73,7 +73,7 @@ export async function withProjectRepository<T>(deps: Deps, project: ProjectWithN
   const expected = deps.repos.pathFor(fullPathOf(project));
   return withProjectLock(deps, project.id, async () => {
     const current = await findProjectByIdOrPath(deps.db, String(project.id));
-    if (!current) throw notFound('Project');
+    if (!current) throw new NotFound('Project');
     if (deps.repos.pathFor(fullPathOf(current)) !== expected) throw repositoryMoved();
     return whileRepositoryExists(deps, current, fn);
   });

@@ -7,7 +7,7 @@
 // same way.
 import crypto from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { conflict, validationError } from '../http/errors.js';
+import { Conflict, Invalid } from '../store/domain_errors.js';
 import { RepositoryExistsError } from '../git/repos.js';
 import { projectLockKey, settleJournal } from './repository_recovery.js';
 import { withProjectLocks } from './repository_guard.js';
@@ -31,7 +31,7 @@ export async function moveRepositories<T>(deps: Deps, moves: RepositoryMove[], w
       try {
         await deps.repos.move(m.from, m.to);
       } catch (err) {
-        if (err instanceof RepositoryExistsError) throw validationError({ base: [REPOSITORY_EXISTS] });
+        if (err instanceof RepositoryExistsError) throw new Invalid({ base: [REPOSITORY_EXISTS] });
         throw err;
       }
     }
@@ -56,7 +56,7 @@ async function underLocksOf<M extends { projectId: number }, T>(deps: Deps, plan
     });
     if (done) return done.result;
   }
-  throw conflict('The namespace was changed by another request; please try again');
+  throw new Conflict('The namespace was changed by another request; please try again');
 }
 
 /**

@@ -7,12 +7,14 @@
 // renamed or deleted meanwhile stops the write with 409 or 404 (repository_guard.ts): the
 // objects are never written into, nor the ref moved in, a folder the project no longer owns.
 import type { Deps } from '../deps.js';
-import { refsUpdated, ZERO_OID, type PushedRef } from './ref_updates.js';
-import type { LoadedProject } from '../api/loaders.js';
+import { refsUpdated } from './ref_updates.js';
+import { ZERO_OID, type PushedRef } from './pushed_ref.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import { badRequest } from '../http/errors.js';
+import { Rejected, RefMoved, StaleFile } from '../store/domain_errors.js';
+import type { ProjectAccess } from '../policy/projects.js';
 import { fullPathOf } from '../finders/projects.js';
 import { canPushToBranch } from '../policy/branches.js';
+import { settingsOf } from './application_settings.js';
 import { checkFilePath, PathError } from '../git/paths.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { IndexError, TreeIndex } from '../git/tree_index.js';
@@ -24,6 +26,17 @@ import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { refreshStatistics } from './statistics.js';
 import { protectDefaultBranch } from './protected_branches.js';
 import { now } from '../store/time.js';
+
+/**
+ * The project a write acts on, with the acting user's access to it: what the api layer has
+ * loaded and authorized (its LoadedProject is one), or what a service builds for a user it
+ * acts for (the author removing a merged source branch).
+ */
+export interface ProjectContext {
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  user: UserRow | null;
+}
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -88,28 +101,29 @@ function signature(name: string, email: string, timestamp: number): Signature {
   return { name, email, timestamp };
 }
 
-export async function commitFiles(deps: Deps, loaded: LoadedProject, req: CommitRequest): Promise<CommitResult> {
+export async function commitFiles(deps: Deps, loaded: ProjectContext, req: CommitRequest): Promise<CommitResult> {
   return whileRepositoryExists(deps, loaded.project, (gitdir) => commitIn(deps, loaded, gitdir, req));
 }
 
-async function commitIn(deps: Deps, loaded: LoadedProject, gitdir: string, req: CommitRequest): Promise<CommitResult> {
+async function commitIn(deps: Deps, loaded: ProjectContext, gitdir: string, req: CommitRequest): Promise<CommitResult> {
   const { project, access } = loaded;
   const user = loaded.user as UserRow; // push_code was authorized: never anonymous
   const heads = await listBranchHeads(gitdir);
   const empty = heads.size === 0; // under default branch protection, every branch of it is protected
-  if (!(await canPushToBranch(deps.db, user, project, access, req.branch, empty))) throw badRequest(NOT_ALLOWED);
+  const protection = empty ? (await settingsOf(deps)).default_branch_protection : undefined;
+  if (!(await canPushToBranch(deps.db, user, project, access, req.branch, empty, protection))) throw new Rejected(NOT_ALLOWED);
 
   const start = req.startBranch ?? req.branch;
   const creating = empty || start !== req.branch;
 
-  if (!empty && !heads.has(start)) throw badRequest(ON_BRANCH);
+  if (!empty && !heads.has(start)) throw new Rejected(ON_BRANCH);
   if (!empty && creating && heads.has(req.branch)) {
-    throw badRequest(`A branch called '${req.branch}' already exists. Switch to that branch in order to make changes`);
+    throw new Rejected(`A branch called '${req.branch}' already exists. Switch to that branch in order to make changes`);
   }
   if (creating) {
-    if (!isValidBranchName(req.branch)) throw badRequest(cannotCreate(req.branch, 'Branch name is invalid'));
+    if (!isValidBranchName(req.branch)) throw new Rejected(cannotCreate(req.branch, 'Branch name is invalid'));
     const other = conflictingBranch(heads.keys(), req.branch);
-    if (other) throw badRequest(cannotCreate(req.branch, `a branch called '${other}' is in the way`));
+    if (other) throw new Rejected(cannotCreate(req.branch, `a branch called '${other}' is in the way`));
   }
 
   // In an empty repository the start branch is ignored: the commit has no parent.
@@ -124,14 +138,14 @@ async function commitIn(deps: Deps, loaded: LoadedProject, gitdir: string, req: 
   for (const action of req.actions) await apply(index, action);
   const batch = new ObjectBatch(gitdir);
   const tree = await index.write(batch);
-  if (tree === (baseTree ?? EMPTY_TREE)) throw badRequest(req.unchangedMessage);
+  if (tree === (baseTree ?? EMPTY_TREE)) throw new Rejected(req.unchangedMessage);
 
   const time = Math.floor(Date.now() / 1000);
   const committer = signature(user.name, user.email, time);
   // As GitLab: the given author only when both name and email are given.
   const author = req.authorName !== undefined && req.authorEmail !== undefined ? signature(req.authorName, req.authorEmail, time) : committer;
   if (blankIdent(author.name) || blankIdent(author.email)) {
-    throw badRequest('Failed to parse signature - Signature cannot have an empty name or email');
+    throw new Rejected('Failed to parse signature - Signature cannot have an empty name or email');
   }
   const message = req.message.replace(/\r/g, '');
   const parents = base ? [base] : [];
@@ -163,7 +177,7 @@ export async function moveBranch(
     try {
       await updateRef(gitdir, `refs/heads/${branch}`, commit, expected);
     } catch (err) {
-      if (err instanceof RefMovedError) throw badRequest(movedMessage);
+      if (err instanceof RefMovedError) throw new RefMoved(movedMessage);
       throw err;
     }
     if (first) await deps.repos.setHead(fullPath, branch);
@@ -209,12 +223,12 @@ async function checkLastCommits(reader: RepoReader, base: string, req: CommitReq
       continue; // the action itself reports the bad path
     }
     const last = await lastCommitFor(reader, base, segments.join('/'));
-    if (last && last !== action.lastCommitId) throw badRequest(req.staleMessage(action));
+    if (last && last !== action.lastCommitId) throw new StaleFile(req.staleMessage(action));
   }
 }
 
 async function apply(index: TreeIndex, action: FileAction): Promise<void> {
-  if (action.action === 'invalid') throw badRequest(action.message);
+  if (action.action === 'invalid') throw new Rejected(action.message);
   try {
     const path = checkFilePath(action.filePath);
     switch (action.action) {
@@ -232,7 +246,7 @@ async function apply(index: TreeIndex, action: FileAction): Promise<void> {
         return await index.chmod(path, action.executable);
     }
   } catch (err) {
-    if (err instanceof PathError || err instanceof IndexError) throw badRequest(err.message);
+    if (err instanceof PathError || err instanceof IndexError) throw new Rejected(err.message);
     throw err;
   }
 }

@@ -6,7 +6,7 @@
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { extractMentions, extractTitleMentions, type Mentions } from './mentions.js';
+import { extractMentions, extractTitleMentions, type Mentions } from '../finders/mentions.js';
 
 export type SubscribableType = 'Issue' | 'MergeRequest';
 

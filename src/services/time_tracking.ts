@@ -7,7 +7,7 @@
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { humanTime } from '../entities/issue.js';
+import { humanTime } from '../store/durations.js';
 import { createSystemNote, type NoteTarget } from './notes.js';
 import { markTodosDone } from './todos.js';
 

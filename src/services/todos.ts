@@ -13,30 +13,16 @@
 import type { Tx, Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
+import { TODO_ACTIONS, type TodoAction, type TodoTargetType } from '../store/todo_actions.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { todoReaders, type TodoTargetFacts } from '../policy/todos.js';
-import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions, type Mentions } from './mentions.js';
-
-export type TodoTargetType = 'Issue' | 'MergeRequest';
+import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions, type Mentions } from '../finders/mentions.js';
 
 export interface TodoTarget {
   type: TodoTargetType;
   id: number;
   projectId: number;
 }
-
-/** GitLab's Todo action numbers. */
-export const TODO_ACTIONS = {
-  assigned: 1,
-  mentioned: 2,
-  build_failed: 3,
-  marked: 4,
-  approval_required: 5,
-  unmergeable: 6,
-  directly_addressed: 7,
-} as const;
-
-export type TodoAction = keyof typeof TODO_ACTIONS;
 
 interface Loaded {
   project: ProjectWithNamespace;

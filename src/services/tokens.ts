@@ -55,17 +55,3 @@ export async function createToken(db: Conn, t: NewToken): Promise<{ row: TokenRo
   const row = await db('personal_access_tokens').where({ id: typeof id === 'object' ? id.id : id }).first();
   return { row, token };
 }
-
-export function tokenScopes(row: TokenRow): string[] {
-  try {
-    const parsed = JSON.parse(row.scopes);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Expired at the end of its expiry day (UTC), as GitLab compares dates. */
-export function tokenExpired(row: TokenRow, today = new Date().toISOString().slice(0, 10)): boolean {
-  return !!row.expires_at && row.expires_at <= today;
-}

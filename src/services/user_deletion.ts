@@ -6,10 +6,12 @@
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { conflict } from '../http/errors.js';
-import { OWNER } from '../policy/levels.js';
+import { Conflict } from '../store/domain_errors.js';
+import { OWNER } from '../store/levels.js';
 import { removeNamespaceDir } from './namespace_dirs.js';
 import { deleteRepositoriesOf } from './repository_moves.js';
+import { removeDeployKeysOfProjects } from './deploy_keys.js';
+import { deleteKeysOfUsers } from './keys.js';
 
 export const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
 
@@ -43,6 +45,7 @@ async function destroyNamespaces(tx: Conn, rootIds: number[]): Promise<void> {
   // Memberships and custom attributes point at projects and groups without a foreign key.
   await tx('members').where('source_type', 'project').whereIn('source_id', projectIds()).delete();
   await tx('custom_attributes').where('subject_type', 'project').whereIn('subject_id', projectIds()).delete();
+  await removeDeployKeysOfProjects(tx, projectIds);
   await tx('projects').whereIn('namespace_id', namespaceIds).delete();
   await tx('members').where('source_type', 'group').whereIn('source_id', namespaceIds).delete();
   await tx('custom_attributes').where('subject_type', 'group').whereIn('subject_id', namespaceIds).delete();
@@ -62,11 +65,12 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
   };
   const folders = await deleteRepositoriesOf(deps, plan, () => deps.db.transaction(async (tx) => {
     const groups = await soloOwnedGroups(tx, user.id);
-    if (groups.length && !opts.hardDelete) throw conflict(SOLE_OWNER_MESSAGE);
+    if (groups.length && !opts.hardDelete) throw new Conflict(SOLE_OWNER_MESSAGE);
     const personal: NamespaceRow[] = await tx('namespaces').where({ kind: 'user', owner_id: user.id });
     const roots = [...personal, ...groups];
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
     await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
+    await deleteKeysOfUsers(tx, [user.id]);
     await tx('users').where({ id: user.id }).delete();
     // A subgroup's folder goes with its removed parent's.
     const paths = roots.map((n) => n.full_path);

@@ -8,8 +8,9 @@ import type { Deps } from '../deps.js';
 import type { Conn, Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
-import { ApiError, conflict, validationError } from '../http/errors.js';
+import { Conflict, Invalid } from '../store/domain_errors.js';
 import { createNamespace } from './namespaces.js';
+import { settingsOf } from './application_settings.js';
 import { generateToken } from './tokens.js';
 import { normaliseEmail, userErrors, type UserAttributes } from './user_validation.js';
 import { namespaceDir } from './namespace_dirs.js';
@@ -66,8 +67,6 @@ export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
   return tx('users').where({ id }).first();
 }
 
-/** GitLab's default `projects_limit` for new (and no longer external) users. */
-export const DEFAULT_PROJECTS_LIMIT = 100000;
 
 export interface UserFlags {
   admin?: boolean;
@@ -98,16 +97,16 @@ function isUniqueViolation(err: unknown): boolean {
  * The 409 GitLab answers when another user has this e-mail or exactly this username (its
  * check is case-sensitive; a username differing only in case fails validation instead).
  */
-async function conflictWithOtherUser(db: Conn, exceptId: number | null, email?: string, username?: string): Promise<ApiError | null> {
+async function conflictWithOtherUser(db: Conn, exceptId: number | null, email?: string, username?: string): Promise<Conflict | null> {
   const other = (q: Knex.QueryBuilder) => (exceptId === null ? q : q.whereNot('id', exceptId));
   if (email !== undefined && (await other(db('users').whereRaw('lower(email) = ?', [email.toLowerCase()])).first('id'))) {
-    return conflict('Email has already been taken');
+    return new Conflict('Email has already been taken');
   }
   if (
     username !== undefined &&
     (await other(db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).where('username', username)).first('id'))
   ) {
-    return conflict('Username has already been taken');
+    return new Conflict('Username has already been taken');
   }
   return null;
 }
@@ -127,14 +126,14 @@ async function check(db: Conn, userId: number | null, attrs: UserAttributes, cre
   if (attrs.username !== undefined && !errors.username && (await pathTakenByOther(db, attrs.username, userId))) {
     errors.username = ['has already been taken'];
   }
-  if (Object.keys(errors).length) throw validationError(errors);
+  if (Object.keys(errors).length) throw new Invalid(errors);
 }
 
 /** A constraint the checks did not see (a concurrent writer) becomes the same answer. */
 async function explainUniqueViolation(db: Conn, err: unknown, userId: number | null, attrs: UserAttributes, creating: boolean): Promise<never> {
   if (!isUniqueViolation(err)) throw err;
   await check(db, userId, attrs, creating);
-  throw conflict();
+  throw new Conflict();
 }
 
 function profileColumns(input: Partial<UserAttributes>): Partial<UserRow> {
@@ -149,7 +148,10 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
   const attrs: UserAttributes = { ...input, email: normaliseEmail(input.email), password };
   // Hashing is slow on purpose: never inside the write transaction.
   const digest = password !== undefined && !userErrors({ password }, true).password ? await hashPassword(password) : null;
-  const external = !!input.external;
+  // New users take the instance's defaults (User's default_value_for :external and
+  // set_projects_limit): `user_default_external`, `default_projects_limit`.
+  const settings = await settingsOf(deps);
+  const external = input.external ?? settings.user_default_external;
   try {
     return await deps.db.transaction(async (tx) => {
       await check(tx, null, attrs, true);
@@ -165,7 +167,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           external,
           // External users can neither create groups nor personal projects.
           can_create_group: external ? false : (input.can_create_group ?? true),
-          projects_limit: external ? 0 : (input.projects_limit ?? DEFAULT_PROJECTS_LIMIT),
+          projects_limit: external ? 0 : (input.projects_limit ?? settings.default_projects_limit),
         },
       });
     });
@@ -175,7 +177,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
 }
 
 /** The columns an update changes, with GitLab's external-user rules applied. */
-function updateColumns(user: UserRow, input: UpdateUserInput, email: string | undefined): Partial<UserRow> {
+function updateColumns(user: UserRow, input: UpdateUserInput, email: string | undefined, defaultLimit: number): Partial<UserRow> {
   const changes: Partial<UserRow> = { ...profileColumns(input) };
   if (email !== undefined) changes.email = email;
   if (input.name !== undefined) changes.name = input.name;
@@ -191,7 +193,7 @@ function updateColumns(user: UserRow, input: UpdateUserInput, email: string | un
     } else {
       // Back to the defaults, unless this same update changes them.
       if (input.can_create_group === undefined || input.can_create_group === !!user.can_create_group) changes.can_create_group = true;
-      if (input.projects_limit === undefined || input.projects_limit === user.projects_limit) changes.projects_limit = DEFAULT_PROJECTS_LIMIT;
+      if (input.projects_limit === undefined || input.projects_limit === user.projects_limit) changes.projects_limit = defaultLimit;
     }
   }
   return changes;
@@ -207,7 +209,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
   const attrs: UserAttributes = { ...input, email };
   await check(deps.db, user.id, attrs, false);
 
-  const changes = updateColumns(user, input, email);
+  const changes = updateColumns(user, input, email, (await settingsOf(deps)).default_projects_limit);
   if (input.password !== undefined) changes.password_digest = await hashPassword(input.password);
   const renaming = input.username !== undefined && input.username !== user.username;
   const writeRows = () =>
@@ -228,8 +230,8 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
     if (renaming) await moveRepositoriesOf(deps, () => personalMoves(deps, user, input.username!), writeRows);
     else await writeRows();
   } catch (err) {
-    if (err instanceof ApiError && JSON.stringify(err.body) === JSON.stringify(validationError({ base: [REPOSITORY_EXISTS] }).body)) {
-      throw validationError({ username: ['cannot be changed: a repository folder already exists at that path'] });
+    if (err instanceof Invalid && JSON.stringify(err.fields) === JSON.stringify({ base: [REPOSITORY_EXISTS] })) {
+      throw new Invalid({ username: ['cannot be changed: a repository folder already exists at that path'] });
     }
     await explainUniqueViolation(deps.db, err, user.id, attrs, false);
   }

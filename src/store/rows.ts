@@ -119,3 +119,14 @@ export interface MemberRow {
   created_at: string;
   updated_at: string;
 }
+
+/** One row of `protected_branches`. */
+export interface ProtectedBranchRule {
+  id: number;
+  project_id: number;
+  name: string;
+  push_access_level: number;
+  merge_access_level: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,158 +1,140 @@
-// Who may clone, fetch or push a project over HTTP, in the order GitLab 10.8 decides it
-// (Projects::GitHttpClientController#authenticate_user, then Gitlab::GitAccess#check with
-// the changes unknown, `_any`). The per-ref checks of a push are in push_checks.ts.
+// Who may clone, fetch or push a project over git, whatever the transport (smart HTTP or SSH),
+// in the order GitLab 10.8's Gitlab::GitAccess#check decides it with the changes still unknown
+// (`_any`): blocked user, the credentials' abilities, the command, the project (not found when
+// it cannot be seen), the repository, then download or push rights. The per-ref checks of a
+// push are in push_checks.ts; how a transport authenticates is its own (http_auth.ts,
+// ssh_auth.ts), and so is how it shows a refusal: HTTP answers 403/404 with the message,
+// SSH prints `GitLab: <message>` on the client's screen, as gitlab-shell did.
 //
-// - Basic credentials given: a personal access token as the password (any username), else
-//   username or email with the account password. Bad credentials answer 401 even on a
-//   public project, so git asks again rather than silently cloning as nobody.
-// - No credentials: only a download of a public project goes ahead; anything else is 401
-//   with a Basic challenge, so git prompts (also for a private or missing project: the
-//   anonymous cannot tell them apart).
-// - Signed in: 403 with GitAccess's message when not allowed, 404 when the project cannot
-//   be seen (as if it did not exist).
+// The actor is a user (null when anonymous, over HTTP only) or a deploy key (SSH), which is no
+// user: it reads the projects it is enabled in (or public ones) and pushes where it may
+// (policy/deploy_keys.ts).
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { canReadProject, projectAccess, type ProjectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
-import { tokenDigest, tokenExpired, tokenScopes } from '../services/tokens.js';
-import { verifyPassword } from '../services/users.js';
+import { deployKeyLink } from '../finders/keys.js';
 import { fullPathOf } from '../finders/projects.js';
 
+export type GitCommand = 'git-upload-pack' | 'git-receive-pack' | 'git-upload-archive';
+/** What smart HTTP serves. */
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
-export const SERVICES: readonly GitService[] = ['git-upload-pack', 'git-receive-pack'];
-
-/** An HTTP answer to a git client: plain text, as GitLab renders them. */
-export class GitHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(body);
-  }
-}
+export const HTTP_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-receive-pack'];
+/** What gitlab-shell ran over SSH (its LFS and 2FA commands aside). */
+export const SSH_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-receive-pack', 'git-upload-archive'];
+const DOWNLOAD_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-upload-archive'];
 
 export const MESSAGES = {
   upload: 'You are not allowed to upload code for this project.',
   download: 'You are not allowed to download code from this project.',
   authUpload: 'You are not allowed to upload code.',
   authDownload: 'You are not allowed to download code.',
+  deployKeyUpload: 'This deploy key does not have write access to this project.',
   noRepo: 'A repository for this project does not exist yet.',
   projectNotFound: 'The project you were looking for could not be found.',
   commandNotAllowed: "The command you're trying to execute is not allowed.",
   blocked: 'Your account has been blocked.',
   pushCode: 'You are not allowed to push code to this project.',
+  httpNotAllowed: 'Git access over HTTP is not allowed',
+  sshNotAllowed: 'Git access over SSH is not allowed',
 } as const;
 
-export function accessDenied(): GitHttpError {
-  return new GitHttpError(401, 'HTTP Basic: Access denied\n', { 'WWW-Authenticate': 'Basic realm="GitLab"' });
+/** GitAccess's refusal: UnauthorizedError, or NotFoundError when `notFound`. */
+export class GitAccessDenied extends Error {
+  constructor(
+    message: string,
+    readonly notFound = false,
+  ) {
+    super(message);
+  }
 }
 
-type Ability = 'download_code' | 'push_code';
+export type GitAbility = 'download_code' | 'push_code';
 
-const NO_MEMBERSHIP: ProjectAccess = { projectLevel: null, groupLevel: null, owner: false };
+/** A deploy key as an actor: its id, and the user who created it (who pushes are credited to). */
+export interface DeployKeyActor {
+  id: number;
+  creator: UserRow | null;
+}
 
-/** The authenticated party: a user (null when anonymous) and what its credentials allow. */
+/** The authenticated party and what its credentials allow. */
 export interface GitActor {
+  /** The user; null when anonymous or a deploy key. */
   user: UserRow | null;
-  abilities: ReadonlySet<Ability>;
+  abilities: ReadonlySet<GitAbility>;
+  deployKey?: DeployKeyActor;
 }
 
-/** `Authorization: Basic …` as login and password; null when absent or another scheme. */
-export function basicCredentials(header: string | undefined): { login: string; password: string } | null {
-  const m = /^Basic\s+(?:([A-Za-z0-9+/=_-]+)\s*)?$/i.exec(header ?? '');
-  if (!m) return null;
-  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return { login: decoded, password: '' };
-  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+/** Everything a transport needs once access is granted. */
+export interface GitRequest {
+  project: ProjectWithNamespace;
+  actor: GitActor;
+  /** The user's membership (none for a deploy key), for the per-ref checks of a push. */
+  access: ProjectAccess;
+  command: GitCommand;
+  gitdir: string;
 }
 
-/** GitLab's abilities_for_scopes: `api` reads and writes, `read_repository` only reads. */
-function abilitiesFor(scopes: string[]): Set<Ability> {
-  const out = new Set<Ability>();
-  if (scopes.includes('api')) {
-    out.add('download_code');
-    out.add('push_code');
+export const NO_MEMBERSHIP: ProjectAccess = { projectLevel: null, groupLevel: null, owner: false };
+
+/** Who the effects of a push are credited to: the user, or the deploy key's creator. */
+export function pusherOf(actor: GitActor): UserRow | null {
+  return actor.user ?? actor.deployKey?.creator ?? null;
+}
+
+const notFound = (message: string) => new GitAccessDenied(message, true);
+
+async function checkDeployKey(deps: Deps, key: DeployKeyActor, project: ProjectWithNamespace | undefined, command: GitCommand): Promise<void> {
+  if (!project) throw notFound(MESSAGES.projectNotFound);
+  const link = (await deployKeyLink(deps.db, key.id, project.id)) ?? null;
+  const subject = { kind: 'deploy_key_access', project, link } as const;
+  if (!can(null, subject, 'read_project')) throw notFound(MESSAGES.projectNotFound);
+  if (!deps.repos.exists(fullPathOf(project))) throw notFound(MESSAGES.noRepo);
+  if (DOWNLOAD_COMMANDS.includes(command)) {
+    if (!can(null, subject, 'download_code')) throw new GitAccessDenied(MESSAGES.download);
+  } else if (!can(null, subject, 'push_code')) {
+    // Write access on a project that refuses every push (archived): the push itself is refused.
+    throw new GitAccessDenied(link?.can_push ? MESSAGES.pushCode : MESSAGES.deployKeyUpload);
   }
-  if (scopes.includes('read_repository')) out.add('download_code');
-  return out;
-}
-
-async function tokenActor(deps: Deps, password: string): Promise<GitActor | null> {
-  const token = await deps.db('personal_access_tokens').where({ token_digest: tokenDigest(password) }).first();
-  if (!token || token.revoked || tokenExpired(token)) return null;
-  const user: UserRow | undefined = await deps.db('users').where({ id: token.user_id }).first();
-  if (!user) return null;
-  // Any known scope signs the user in; only api/read_repository give git abilities (GitLab's
-  // valid_scoped_token? against every API scope, then abilities_for_scopes).
-  return { user, abilities: abilitiesFor(tokenScopes(token)) };
-}
-
-/** Username or email plus the account password, for active users (GitLab's default). */
-async function passwordActor(deps: Deps, login: string, password: string): Promise<GitActor | null> {
-  const lower = login.toLowerCase();
-  const user: UserRow | undefined = await deps.db('users')
-    .whereRaw('lower(username) = ?', [lower])
-    .orWhereRaw('lower(email) = ?', [lower])
-    .first();
-  if (!user || user.state !== 'active' || !(await verifyPassword(password, user.password_digest))) return null;
-  return { user, abilities: new Set<Ability>(['download_code', 'push_code']) };
-}
-
-/** The actor of a request, or a 401 GitHttpError. */
-export async function authenticate(
-  deps: Deps,
-  authorization: string | undefined,
-  project: ProjectWithNamespace | undefined,
-  service: string | undefined,
-): Promise<GitActor> {
-  const creds = basicCredentials(authorization);
-  if (creds) {
-    if (creds.password) {
-      const actor = (await tokenActor(deps, creds.password)) ?? (creds.login ? await passwordActor(deps, creds.login, creds.password) : null);
-      if (actor) return actor;
-    }
-    throw accessDenied();
-  }
-  if (project && service === 'git-upload-pack' && can(null, projectSubject(project, NO_MEMBERSHIP), 'download_code')) {
-    return { user: null, abilities: new Set<Ability>(['download_code']) };
-  }
-  throw accessDenied();
-}
-
-export function forbidden(message: string): GitHttpError {
-  return new GitHttpError(403, message);
-}
-
-/** Whether the user may push at all: push_code (which an archived project refuses, policy/archived.ts). */
-export function canPushCode(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  return can(user, projectSubject(project, access), 'push_code');
 }
 
 /**
- * GitAccess#check for a request whose ref updates are not known yet. Returns the user's
- * access to the project for the per-ref checks; throws GitHttpError (403/404) otherwise.
+ * GitAccess#check for a command whose ref updates are not known yet. Returns the actor's
+ * access to the project for the per-ref checks; throws GitAccessDenied otherwise. The
+ * transport decides which commands are served and whether the instance's
+ * `enabled_git_access_protocol` lets it in (checked first, as check_protocol!).
  */
 export async function checkAccess(
   deps: Deps,
   actor: GitActor,
   project: ProjectWithNamespace | undefined,
-  service: string | undefined,
+  command: string | undefined,
+  transport: 'http' | 'ssh',
+  settings: Pick<ApplicationSettings, 'enabled_git_access_protocol'>,
 ): Promise<ProjectAccess> {
   const { user } = actor;
-  if (user && user.state !== 'active') throw forbidden(MESSAGES.blocked);
-  if (service === 'git-upload-pack' && !actor.abilities.has('download_code')) throw forbidden(MESSAGES.authDownload);
-  if (service === 'git-receive-pack' && !actor.abilities.has('push_code')) throw forbidden(MESSAGES.authUpload);
-  if (!SERVICES.includes(service as GitService)) throw forbidden(MESSAGES.commandNotAllowed);
+  const only = settings.enabled_git_access_protocol;
+  if (only && only !== transport) throw new GitAccessDenied(transport === 'http' ? MESSAGES.httpNotAllowed : MESSAGES.sshNotAllowed);
+  const commands = transport === 'http' ? HTTP_COMMANDS : SSH_COMMANDS;
+  if (user && user.state !== 'active') throw new GitAccessDenied(MESSAGES.blocked);
+  const download = DOWNLOAD_COMMANDS.includes(command as GitCommand);
+  if (download && !actor.abilities.has('download_code')) throw new GitAccessDenied(MESSAGES.authDownload);
+  if (command === 'git-receive-pack' && !actor.abilities.has('push_code')) throw new GitAccessDenied(MESSAGES.authUpload);
+  if (!commands.includes(command as GitCommand)) throw new GitAccessDenied(MESSAGES.commandNotAllowed);
+  if (actor.deployKey) {
+    await checkDeployKey(deps, actor.deployKey, project, command as GitCommand);
+    return NO_MEMBERSHIP;
+  }
   const access = project ? await projectAccess(deps.db, user, project) : NO_MEMBERSHIP;
-  if (!project || !canReadProject(user, project, access)) throw new GitHttpError(404, MESSAGES.projectNotFound);
-  if (!deps.repos.exists(fullPathOf(project))) throw new GitHttpError(404, MESSAGES.noRepo);
-  if (service === 'git-upload-pack') {
-    if (!can(user, projectSubject(project, access), 'download_code')) throw forbidden(MESSAGES.download);
+  if (!project || !canReadProject(user, project, access)) throw notFound(MESSAGES.projectNotFound);
+  if (!deps.repos.exists(fullPathOf(project))) throw notFound(MESSAGES.noRepo);
+  const subject = projectSubject(project, access);
+  if (download) {
+    if (!can(user, subject, 'download_code')) throw new GitAccessDenied(MESSAGES.download);
   } else {
-    if (!user) throw forbidden(MESSAGES.upload);
-    if (!canPushCode(user, project, access)) throw forbidden(MESSAGES.pushCode);
+    if (!user) throw new GitAccessDenied(MESSAGES.upload);
+    if (!can(user, subject, 'push_code')) throw new GitAccessDenied(MESSAGES.pushCode);
   }
   return access;
 }

@@ -76,16 +76,23 @@ export interface HookCheck {
 export class PushDir {
   private constructor(readonly dir: string) {}
 
-  static async create(checks: HookCheck[]): Promise<PushDir> {
+  static async create(checks: HookCheck[] = []): Promise<PushDir> {
     const root = path.join(hooksPath(), 'pushes');
-    const dir = path.join(root, crypto.randomUUID());
-    await fs.promises.mkdir(dir, { mode: 0o700 });
-    if (checks.length) {
-      const clean = (s: string) => s.replace(/[|\n]/g, ' ');
-      const text = checks.map((c) => `${c.oldOid}|${c.newOid}|${clean(c.forced)}|${clean(c.otherwise)}\n`).join('');
-      await fs.promises.writeFile(path.join(dir, 'checks'), text);
-    }
-    return new PushDir(dir);
+    const dir = new PushDir(path.join(root, crypto.randomUUID()));
+    await fs.promises.mkdir(dir.dir, { mode: 0o700 });
+    await dir.writeChecks(checks);
+    return dir;
+  }
+
+  /**
+   * The checks for the hook. Over SSH git starts before the command list is known, so they are
+   * written later, but always before git is given the command list (and so before the hook).
+   */
+  async writeChecks(checks: HookCheck[]): Promise<void> {
+    if (!checks.length) return;
+    const clean = (s: string) => s.replace(/[|\n]/g, ' ');
+    const text = checks.map((c) => `${c.oldOid}|${c.newOid}|${clean(c.forced)}|${clean(c.otherwise)}\n`).join('');
+    await fs.promises.writeFile(path.join(this.dir, 'checks'), text);
   }
 
   /** The `old new ref` lines git gave post-receive: the updates that landed. */

@@ -10,26 +10,28 @@
 // packs, side-band, ref locking with compare-and-swap so two pushes to one branch never
 // lose a commit), where a reimplementation would be forever catching up. Speed: git's pack
 // code reuses deltas and streams, with no pack ever held in memory here. Wharf only does
-// what GitLab's Rails and hooks did: authenticate, authorise, check each ref of a push
-// (push_checks.ts, hooks.ts) and the post-push work (services/after_push.ts).
-import fs from 'node:fs';
+// what GitLab's Rails and hooks did: authenticate (http_auth.ts), authorise (git_access.ts,
+// shared with SSH), check each ref of a push and do the post-push work (push_session.ts).
 import type Koa from 'koa';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
-import type { ProjectWithNamespace } from '../store/rows.js';
-import type { ProjectAccess } from '../policy/projects.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
-import { listBranchHeads } from '../git/refs.js';
-import { afterPush, recordUserActivity } from '../services/after_push.js';
-import { authenticate, checkAccess, GitHttpError, MESSAGES, type GitActor, type GitService } from './git_access.js';
+import { recordUserActivity } from '../services/after_push.js';
+import { checkAccess, GitAccessDenied, type GitRequest, type GitService } from './git_access.js';
+import { authenticate, GitHttpError, httpRefusal } from './http_auth.js';
 import { CommandListReader, FLUSH, pkt, PktFramingChecker, type CommandList } from './pktline.js';
 import { decodedBody, readHead, UnsupportedEncoding } from './body.js';
 import { BadRequestBody, runService, type ServiceRun } from './spawn.js';
-import { pushChecks } from './push_checks.js';
-import { hooksPath, PushDir } from './hooks.js';
+import { followUpPush, openPush, preparePush, receivePackConfig } from './push_session.js';
 import { SidebandRedactor, wantsSideband } from './sideband_redact.js';
-import { clearStaleRefLocks } from '../git/stale_locks.js';
-import { withProjectRepository } from '../services/repository_guard.js';
+import { redactPaths } from './redact.js';
+import { gitEnvironment, wantsProtocolV2 } from './git_env.js';
+import type { ApplicationSettings } from '../store/settings_catalogue.js';
+import { settingsOf } from '../services/application_settings.js';
+import { recordGitOperation } from '../services/metrics.js';
+import { FetchKind } from './fetch_kind.js';
+
+export { redactPaths } from './redact.js';
 
 const GIT_PATH = /^\/(.+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 // GitLab redirects the handshake of a URL without `.git` (only with no query, or a service).
@@ -45,12 +47,8 @@ const NO_CACHE = {
   'Cache-Control': 'no-cache, max-age=0, must-revalidate',
 };
 
-interface GitRequest {
-  project: ProjectWithNamespace;
-  actor: GitActor;
-  access: ProjectAccess;
-  service: GitService;
-  gitdir: string;
+interface HttpGitRequest extends GitRequest {
+  command: GitService;
 }
 
 /** Mounted before the API and its body parser: git bodies are streams, never parsed here. */
@@ -69,20 +67,25 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
       return next();
     }
     const service = action === 'info/refs' ? queryService(ctx) : action;
+    ctx.state.routeTemplate = `/:namespace/:project.git/${action}`; // the metrics' route label
     try {
       const project = await findProjectByIdOrPath(deps.db, fullPath);
-      const actor = await authenticate(deps, ctx.get('authorization') || undefined, project, service);
-      const access = await checkAccess(deps, actor, project, service);
-      const req: GitRequest = {
+      // Read once per request (already, when a rate limit looked at them).
+      const settings = (ctx.state.settings as ApplicationSettings | undefined) ?? (await settingsOf(deps));
+      ctx.state.settings = settings;
+      const actor = await authenticate(deps, ctx.get('authorization') || undefined, project, service, settings);
+      const access = await checkAccess(deps, actor, project, service, 'http', settings);
+      const req: HttpGitRequest = {
         project: project!,
         actor,
         access,
-        service: service as GitService,
+        command: service as GitService,
         gitdir: deps.repos.pathFor(fullPathOf(project!)),
       };
       if (action === 'info/refs') await advertise(deps, ctx, req);
       else await serve(deps, ctx, req);
-    } catch (err) {
+    } catch (caught) {
+      const err = caught instanceof GitAccessDenied ? httpRefusal(caught) : caught;
       if (!(err instanceof GitHttpError) || ctx.headerSent) throw err;
       ctx.status = err.status;
       ctx.set(err.headers);
@@ -104,13 +107,9 @@ async function redirectBare(deps: Deps, ctx: Koa.Context, next: Koa.Next): Promi
   ctx.redirect(`${deps.urls.base}/${m[1]}/${m[2]}.git/info/refs${ctx.querystring ? `?${ctx.querystring}` : ''}`);
 }
 
-/** git's environment: the server's, minus GIT_* that would redirect it, plus the protocol. */
+/** git's environment (git_env.ts), with the protocol of the Git-Protocol header. */
 function gitEnv(ctx: Koa.Context, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
-  const protocol = ctx.get('git-protocol');
-  if (protocol && /^[A-Za-z0-9=:._-]{1,200}$/.test(protocol)) env.GIT_PROTOCOL = protocol;
-  return { ...env, ...extra };
+  return gitEnvironment(ctx.get('git-protocol') || undefined, extra);
 }
 
 function serviceArgs(service: GitService, gitdir: string, extra: string[]): string[] {
@@ -119,53 +118,34 @@ function serviceArgs(service: GitService, gitdir: string, extra: string[]): stri
   return [...config, service.slice(4), '--stateless-rpc', ...extra, gitdir];
 }
 
-/**
- * Git's messages with the server's paths taken out: a path inside the repository becomes
- * repository-relative (`refs/heads/master.lock`, as GitLab shows it), the repository itself
- * its project path, and any other path under the repositories root loses the root.
- */
-export function redactPaths(text: string, gitdir: string, projectPath: string, root: string): string {
-  let out = text;
-  for (const dir of new Set([gitdir, realpathOr(gitdir)])) out = out.split(`${dir}/./`).join('').split(`${dir}/`).join('').split(dir).join(`${projectPath}.git`);
-  for (const dir of new Set([root, realpathOr(root)])) out = out.split(`${dir}/`).join('').split(dir).join('');
-  return out;
-}
-
-function realpathOr(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
-function baseRun(deps: Deps, ctx: Koa.Context, req: GitRequest): Pick<ServiceRun, 'res' | 'redact' | 'killOnDisconnect'> {
+function baseRun(deps: Deps, ctx: Koa.Context, req: HttpGitRequest): Pick<ServiceRun, 'res' | 'redact' | 'killOnDisconnect'> {
   ctx.respond = false;
   return {
     res: ctx.res,
     redact: (text) => redactPaths(text, req.gitdir, fullPathOf(req.project), deps.repos.root),
-    killOnDisconnect: req.service === 'git-upload-pack',
+    killOnDisconnect: req.command === 'git-upload-pack',
   };
 }
 
-async function advertise(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<void> {
+async function advertise(deps: Deps, ctx: Koa.Context, req: HttpGitRequest): Promise<void> {
   const env = gitEnv(ctx);
   // Protocol v2 has no `# service=` preamble (as git-http-backend).
-  const v2 = req.service === 'git-upload-pack' && /(^|:)version=2(:|$)/.test(env.GIT_PROTOCOL ?? '');
-  if (req.service === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
+  const v2 = req.command === 'git-upload-pack' && wantsProtocolV2(env);
+  if (req.command === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
   ctx.status = 200;
-  await runService({
+  const result = await runService({
     ...baseRun(deps, ctx, req),
-    args: serviceArgs(req.service, req.gitdir, ['--advertise-refs']),
+    args: serviceArgs(req.command, req.gitdir, ['--advertise-refs']),
     env,
     input: null,
-    headers: { 'Content-Type': `application/x-${req.service}-advertisement`, ...NO_CACHE },
-    prefix: v2 ? undefined : Buffer.concat([pkt(`# service=${req.service}\n`), FLUSH]),
+    headers: { 'Content-Type': `application/x-${req.command}-advertisement`, ...NO_CACHE },
+    prefix: v2 ? undefined : Buffer.concat([pkt(`# service=${req.command}\n`), FLUSH]),
   });
+  recordGitOperation('advertise', req.command, result.bytesIn, result.bytesOut);
 }
 
-async function serve(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<void> {
-  const expected = `application/x-${req.service}-request`;
+async function serve(deps: Deps, ctx: Koa.Context, req: HttpGitRequest): Promise<void> {
+  const expected = `application/x-${req.command}-request`;
   if ((ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase() !== expected) {
     // As git-http-backend: also keeps browsers' cross-site form posts away from pushes.
     throw new GitHttpError(415, `Unsupported Media Type: expected ${expected}\n`);
@@ -178,7 +158,7 @@ async function serve(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<voi
     throw err;
   }
   try {
-    if (req.service === 'git-upload-pack') await uploadPack(deps, ctx, req, input);
+    if (req.command === 'git-upload-pack') await uploadPack(deps, ctx, req, input);
     else await receivePack(deps, ctx, req, input);
   } catch (err) {
     if (err instanceof BadRequestBody) throw new GitHttpError(400, `${err.message}\n`);
@@ -186,78 +166,48 @@ async function serve(deps: Deps, ctx: Koa.Context, req: GitRequest): Promise<voi
   }
 }
 
-async function uploadPack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: Readable): Promise<void> {
+async function uploadPack(deps: Deps, ctx: Koa.Context, req: HttpGitRequest, input: Readable): Promise<void> {
   // A fetch request is pkt-lines throughout: the first one is checked before git starts,
   // the rest as it streams by.
   const checker = new PktFramingChecker();
-  const { head } = await readHead(input, (chunk) => (checker.feed(chunk), checker.packets > 0 ? true : null), MAX_COMMAND_LIST);
+  const kind = new FetchKind();
+  const { head } = await readHead(input, (chunk) => (checker.feed(chunk), kind.feed(chunk), checker.packets > 0 ? true : null), MAX_COMMAND_LIST);
   ctx.status = 200;
-  await runService({
+  const result = await runService({
     ...baseRun(deps, ctx, req),
-    args: serviceArgs(req.service, req.gitdir, []),
+    args: serviceArgs(req.command, req.gitdir, []),
     env: gitEnv(ctx),
     input,
     head,
     inspect: {
-      feed: (chunk) => checker.feed(chunk),
+      feed: (chunk) => (checker.feed(chunk), kind.feed(chunk)),
       end: () => checker.end(),
     },
     headers: { 'Content-Type': 'application/x-git-upload-pack-result', ...NO_CACHE },
   });
+  recordGitOperation(kind.operation, req.command, result.bytesIn, result.bytesOut);
 }
 
-/**
- * Under the project's repository lock (so that no rename or delete is half done and no other
- * process clears the same file): the project must still live in this folder, else the push
- * answers as for a missing project; lock files a crash left on the pushed refs are cleared.
- * git itself takes each ref's lock for the update; a push is not held under the repository
- * lock while it uploads, which would stop every API write for as long as a slow client takes.
- */
-async function clearLeftoverLocks(deps: Deps, req: GitRequest, list: CommandList): Promise<void> {
-  try {
-    await withProjectRepository(deps, req.project, (gitdir) => clearStaleRefLocks(gitdir, list.commands.map((c) => c.ref)));
-  } catch (err) {
-    const status = (err as { status?: number }).status;
-    if (status === 404 || status === 409) throw new GitHttpError(404, MESSAGES.projectNotFound);
-    throw err;
-  }
-}
-
-async function receivePack(deps: Deps, ctx: Koa.Context, req: GitRequest, input: Readable): Promise<void> {
+async function receivePack(deps: Deps, ctx: Koa.Context, req: HttpGitRequest, input: Readable): Promise<void> {
   const reader = new CommandListReader();
   const { value: list, head } = await readHead<CommandList>(input, (chunk) => reader.feed(chunk), MAX_COMMAND_LIST);
-  const user = req.actor.user!; // checkAccess refuses anonymous pushes
-  await clearLeftoverLocks(deps, req, list);
-  let checks: Awaited<ReturnType<typeof pushChecks>> = [];
-  if (list.commands.length) {
-    const emptyRepo = (await listBranchHeads(req.gitdir)).size === 0;
-    checks = await pushChecks(deps.db, user, req.project, req.access, list.commands, emptyRepo);
-  }
-  const hooks = hooksPath(); // throws (a 500) if hooks cannot run: never push unchecked
-  const dir = await PushDir.create(checks);
+  const config = receivePackConfig(); // throws (a 500) if hooks cannot run: never push unchecked
+  const { dir, env } = await openPush();
   try {
+    await preparePush(deps, req, list, dir);
     ctx.status = 200;
     const run = baseRun(deps, ctx, req);
-    await runService({
+    const result = await runService({
       ...run,
       rewrite: wantsSideband(list.capabilities) ? new SidebandRedactor(run.redact) : undefined,
-      args: ['-c', `core.hooksPath=${hooks}`, ...serviceArgs(req.service, req.gitdir, [])],
-      env: gitEnv(ctx, { WHARF_PUSH_DIR: dir.dir }),
+      args: [...config, ...serviceArgs(req.command, req.gitdir, [])],
+      env: gitEnv(ctx, env),
       input,
       head,
       headers: { 'Content-Type': 'application/x-git-receive-pack-result', ...NO_CACHE },
-      beforeEnd: async () => {
-        // Refs that moved are final whatever the client does now: always follow them up.
-        try {
-          // The project as it is now: renamed meanwhile, git carried on in the moved folder
-          // (it works relative to the folder it entered); deleted, there is nothing to follow.
-          const project = await findProjectByIdOrPath(deps.db, String(req.project.id));
-          if (project) await afterPush(deps, project, user, await dir.pushed());
-        } catch (err) {
-          deps.log.error({ err, project: req.project.id }, 'after-push work failed');
-        }
-      },
+      beforeEnd: () => followUpPush(deps, req, dir),
     });
+    recordGitOperation('push', req.command, result.bytesIn, result.bytesOut);
   } finally {
     await dir.remove();
   }

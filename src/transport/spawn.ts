@@ -52,6 +52,9 @@ export interface ServiceResult {
   status: number;
   clientGone: boolean;
   stderr: string;
+  /** Request body bytes given to git, and response bytes written (for the metrics). */
+  bytesIn: number;
+  bytesOut: number;
 }
 
 export function runService(run: ServiceRun): Promise<ServiceResult> {
@@ -68,6 +71,8 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
     let clientGone = false;
     let badInput: Error | null = null;
     let stderr = '';
+    let bytesIn = run.head?.length ?? 0;
+    let bytesOut = 0;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
@@ -97,6 +102,7 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
     };
     const write = (chunk: Buffer) => {
       if (clientGone) return;
+      bytesOut += chunk.length;
       if (!res.write(chunk)) {
         stdout.pause();
         res.once('drain', () => stdout.resume());
@@ -149,6 +155,7 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
       } else {
         input.on('data', (chunk: Buffer) => {
           touch();
+          bytesIn += chunk.length;
           try {
             run.inspect?.feed(chunk);
           } catch (err) {
@@ -188,7 +195,7 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
         await run.beforeEnd?.(code);
       } finally {
         if (!clientGone) res.end();
-        resolve({ code, status, clientGone, stderr });
+        resolve({ code, status, clientGone, stderr, bytesIn, bytesOut });
       }
     };
     child.on('error', (err) => {

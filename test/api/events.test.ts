@@ -9,7 +9,7 @@ import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
 import { insertMember, removeMember } from '../../src/services/members.js';
 import { createMilestone, updateMilestone } from '../../src/services/milestones.js';
 import { recordEvent } from '../../src/services/events.js';
-import { startEventRetention } from '../../src/jobs/event_retention.js';
+import { PRUNE_OLD_EVENTS } from '../../src/jobs/event_retention.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
 
 const EVENT_KEYS = [
@@ -341,12 +341,9 @@ describe('Events', () => {
       const listed = await events(`/projects/${p.id}/events`);
       expect(listed.map((e) => e.action_name)).to.deep.equal(['created', 'joined']);
 
-      const job = startEventRetention(s.deps);
-      try {
-        expect(await job.run()).to.be.at.least(1);
-      } finally {
-        job.stop();
-      }
+      const job = await s.deps.jobs.perform(PRUNE_OLD_EVENTS, {});
+      expect(job.state).to.equal('succeeded');
+      expect(job.result).to.be.at.least(1);
       expect(await s.db('events').where({ id: oldId }).first()).to.equal(undefined);
       expect(await s.db('push_event_payloads').where({ event_id: oldId }).first()).to.equal(undefined);
       expect((await s.db('events').where({ project_id: p.id })).length).to.equal(2);

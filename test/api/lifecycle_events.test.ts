@@ -4,7 +4,7 @@
 // "destroyed" event of a deleted project, kept without a project for its author and admins.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { startMemberExpiry } from '../../src/jobs/member_expiry.js';
+import { REMOVE_EXPIRED_MEMBERS } from '../../src/jobs/member_expiry.js';
 import { insertMember } from '../../src/services/members.js';
 import { DEVELOPER, OWNER } from '../../src/policy/levels.js';
 
@@ -30,12 +30,8 @@ describe('membership expiry job', () => {
     await insertMember(s.db, { sourceType: 'group', sourceId: group.body.id, userId: due.user.id, accessLevel: DEVELOPER, expiresAt: '2026-03-02' });
     expect((await s.get(`/projects/${pid}`, { token: due.token })).status).to.equal(200);
 
-    const job = startMemberExpiry(s.deps);
-    try {
-      expect(await job.run(new Date('2026-03-02T12:00:00Z'))).to.equal(2);
-    } finally {
-      job.stop();
-    }
+    const job = await s.deps.jobs.perform(REMOVE_EXPIRED_MEMBERS, { at: '2026-03-02T12:00:00Z' });
+    expect(job).to.deep.include({ state: 'succeeded', result: 2 });
 
     expect((await s.get(`/projects/${pid}`, { token: due.token })).status).to.equal(404);
     expect((await s.get(`/projects/${pid}`, { token: later.token })).status).to.equal(200);
@@ -54,12 +50,7 @@ describe('membership expiry job', () => {
     const group = await s.post('/groups', { token: founder.token, json: { name: 'kept-group', path: 'kept-group' } });
     expect(group.status, group.text).to.equal(201);
     await s.db('members').where({ source_type: 'group', source_id: group.body.id, user_id: founder.user.id }).update({ expires_at: '2020-01-01' });
-    const job = startMemberExpiry(s.deps);
-    try {
-      await job.run();
-    } finally {
-      job.stop();
-    }
+    expect((await s.deps.jobs.perform(REMOVE_EXPIRED_MEMBERS, {})).state).to.equal('succeeded');
     const row = await s.db('members').where({ source_type: 'group', source_id: group.body.id, user_id: founder.user.id }).first();
     expect(row?.access_level).to.equal(OWNER);
   });

@@ -8,7 +8,6 @@ import { addRoleMembers, projectWithRoles, type Account } from '../helpers/roles
 import { openMergeRequest, repoDir, writeFiles } from '../helpers/projects.js';
 import { git, head } from '../helpers/bare_git.js';
 import { commit as workCommit, gitOk, repoUrl, tempDir } from '../transport/git_client.js';
-import { statisticsSettled } from '../../src/services/after_push.js';
 
 interface Project {
   id: number;
@@ -31,7 +30,6 @@ describe('Merge request merge API', function () {
     reporter = await s.createUser('rita');
   });
   after(async () => {
-    for (const id of projects) await statisticsSettled(id);
     await s.close();
   });
 

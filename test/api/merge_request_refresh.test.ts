@@ -11,7 +11,6 @@ import type { Account } from '../helpers/roles.js';
 import { createProject, openMergeRequest, repoDir, writeFiles } from '../helpers/projects.js';
 import { head } from '../helpers/bare_git.js';
 import { commit as workCommit, gitOk, repoUrl, tempDir } from '../transport/git_client.js';
-import { statisticsSettled } from '../../src/services/after_push.js';
 
 interface Project {
   id: number;
@@ -30,7 +29,6 @@ describe('Merge request refresh on push', function () {
     owner = await s.createUser('rae');
   });
   after(async () => {
-    for (const id of projects) await statisticsSettled(id);
     await s.close();
   });
 

@@ -50,7 +50,7 @@ export class ChildServer {
   }
 
   /** Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. */
-  static async start(dir: string): Promise<ChildServer> {
+  static async start(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, [MAIN], {
@@ -62,7 +62,13 @@ export class ChildServer {
         WHARF_REPOS: path.join(dir, 'repos'),
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
+        WHARF_SSH_PORT: '0',
         WHARF_LOG_LEVEL: process.env.WHARF_TEST_LOG || 'warn',
+        // Background jobs run only where a test asks (WHARF_JOB_CONCURRENCY in `env`): a
+        // housekeeping repack set off by a test's commits would otherwise prune loose objects
+        // while the test's `git fsck` lists them.
+        WHARF_JOB_CONCURRENCY: '0',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -112,6 +118,10 @@ export class ChildServer {
     this.child.kill('SIGTERM');
     await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
     await this.kill();
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   get log(): string {

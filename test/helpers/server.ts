@@ -1,4 +1,5 @@
-// Boots the real Wharf server on a temporary SQLite file and repos folder, and talks HTTP to it.
+// Boots the real Wharf server on a temporary database (a SQLite file, or a fresh PostgreSQL
+// database with WHARF_TEST_DB=postgres) and repos folder, and talks HTTP to it.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { startServer, type RunningServer } from '../../src/server.js';
 import type { UserRow } from '../../src/store/rows.js';
 import { insertUser } from '../../src/services/users.js';
 import { createToken } from '../../src/services/tokens.js';
+import { createTestDatabase } from './test_db.js';
 
 export const ROOT_TOKEN = 'root-test-token-0123456789';
 
@@ -33,6 +35,7 @@ export class TestServer {
   constructor(
     readonly running: RunningServer,
     readonly dir: string,
+    private readonly dropDb: () => Promise<void> = async () => undefined,
   ) {}
 
   get url(): string {
@@ -45,6 +48,11 @@ export class TestServer {
 
   get db() {
     return this.running.deps.db;
+  }
+
+  /** Runs every due background job (statistics, housekeeping, …) until the queue has none left. */
+  drainJobs(opts?: { at?: Date }): Promise<void> {
+    return this.running.jobs.drain(opts);
   }
 
   async request<T = any>(method: string, apiPath: string, opts: RequestOptions = {}): Promise<Reply<T>> {
@@ -106,6 +114,7 @@ export class TestServer {
 
   async close(): Promise<void> {
     await this.running.close();
+    await this.dropDb();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -121,19 +130,28 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh server: its own temp folder, database and repositories; root's token is ROOT_TOKEN. */
+/**
+ * A fresh server: its own temp folder, database and repositories; root's token is ROOT_TOKEN.
+ * An explicit WHARF_DB (a database shared with another process) is used as it is and kept.
+ */
 export async function bootServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-test-'));
   const port = await freePort();
+  const database = env.WHARF_DB ? undefined : await createTestDatabase(dir);
   const config = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
-    WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
+    WHARF_DB: database?.target ?? '',
     WHARF_REPOS: path.join(dir, 'repos'),
     WHARF_EXTERNAL_URL: `http://127.0.0.1:${port}`,
     WHARF_ROOT_TOKEN: ROOT_TOKEN,
+    // Background jobs run when a test drains them (drainJobs) or asks for a runner
+    // (WHARF_JOB_CONCURRENCY in `env`): never behind a test's back, so that a housekeeping
+    // repack never prunes loose objects while the test's `git fsck` lists them.
+    WHARF_JOB_CONCURRENCY: '0',
+    WHARF_SSH_PORT: '0', // git over SSH only where a test asks for it (a port of its own)
     ...env,
   });
   const running = await startServer(config, pino({ level: process.env.WHARF_TEST_LOG || 'silent' }));
-  return new TestServer(running, dir);
+  return new TestServer(running, dir, database?.drop);
 }

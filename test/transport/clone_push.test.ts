@@ -6,7 +6,6 @@ import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectFsckClean, git as bareGit } from '../helpers/bare_git.js';
-import { statisticsSettled } from '../../src/services/after_push.js';
 import { commit, git, gitOk, repoUrl, tempDir, workRepo } from './git_client.js';
 
 describe('git smart HTTP: clone, fetch, push', function () {
@@ -47,7 +46,7 @@ describe('git smart HTTP: clone, fetch, push', function () {
     // The new default branch is protected (default branch protection: full).
     const rules = await s.get(`/projects/${p.id}/protected_branches`);
     expect(rules.body.map((r: { name: string }) => r.name)).to.deep.equal(['develop']);
-    await statisticsSettled(p.id); // refreshed after the response
+    await s.drainJobs(); // refreshed by a background job
     const stats = await s.db('project_statistics').where({ project_id: p.id }).first();
     expect(stats.commit_count).to.equal(1);
     expectFsckClean(p.gitdir);
@@ -84,7 +83,7 @@ describe('git smart HTTP: clone, fetch, push', function () {
     await gitOk(['push', '-q', url, 'master'], { cwd: dir });
     await gitOk(['pull', '-q', '--ff-only'], { cwd: clone });
     expect((await gitOk(['rev-parse', 'HEAD'], { cwd: clone })).trim()).to.equal(next);
-    await statisticsSettled(p.id); // refreshed after the response
+    await s.drainJobs(); // refreshed by a background job
     const stats = await s.db('project_statistics').where({ project_id: p.id }).first();
     expect(stats.commit_count).to.equal(4);
     expectFsckClean(p.gitdir);

@@ -2,7 +2,7 @@
 // 8-hour days and 5-day weeks) and their human rendering.
 import { expect } from 'chai';
 import { parseDuration } from '../../src/services/time_tracking.js';
-import { humanTime } from '../../src/entities/issue.js';
+import { humanTime } from '../../src/store/durations.js';
 
 const H = 3600;
 

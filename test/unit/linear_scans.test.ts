@@ -4,8 +4,8 @@
 // of unclosed openers.
 import { expect } from 'chai';
 import { splitIdentity } from '../../src/git/identity.js';
-import { maskInline } from '../../src/services/markdown_masks.js';
-import { extractMentions } from '../../src/services/mentions.js';
+import { maskInline } from '../../src/finders/markdown_masks.js';
+import { extractMentions } from '../../src/finders/mentions.js';
 import { ruleMatches } from '../../src/policy/branches.js';
 
 function* strings(alphabet: string[], maxLength: number): Generator<string> {

@@ -2,7 +2,7 @@
 // mentions, names end where GitLab's path rule ends them, leading mentions of a paragraph
 // are "directly addressed", and a title never addresses anyone directly.
 import { expect } from 'chai';
-import { extractMentions, extractTitleMentions } from '../../src/services/mentions.js';
+import { extractMentions, extractTitleMentions } from '../../src/finders/mentions.js';
 import { commitTitle } from '../../src/services/push_events.js';
 
 describe('mentions', () => {

@@ -97,4 +97,24 @@ describe('params', () => {
     });
     expect(parseValues({ title: 't', count: 1, sort: null, due: null }, schema)).to.deep.equal({ title: 't', count: 1, name: undefined, sort: 'desc', due: null });
   });
+
+  it("requires a `given` flag's companions only when the flag is sent true (Grape's given ... requires)", () => {
+    const schema = { on: p.boolean(), url: p.string(), n: p.integer() };
+    const rules = { after: { url: { given: { on: ['url'] } } } };
+    expect(errorOf(() => parseValues({ on: 'true', n: 'x' }, schema, rules))).to.deep.equal({ error: 'url is missing, n is invalid' });
+    expect(errorOf(() => parseValues({ on: true }, schema, rules))).to.deep.equal({ error: 'url is missing' });
+    expect(parseValues({ on: false }, schema, rules)).to.include({ on: false });
+    expect(parseValues({}, schema, rules)).to.deep.equal({ on: undefined, url: undefined, n: undefined });
+    expect(parseValues({ on: '1', url: 'http://x' }, schema, rules)).to.include({ on: true, url: 'http://x' });
+    // An invalid flag is not true: only its own error.
+    expect(errorOf(() => parseValues({ on: 'perhaps' }, schema, rules))).to.deep.equal({ error: 'on is invalid' });
+  });
+
+  it('reads decimals from numbers and their text', () => {
+    expect(parseValues({ f: '0.25' }, { f: p.float() })).to.deep.equal({ f: 0.25 });
+    expect(parseValues({ f: 3 }, { f: p.float() })).to.deep.equal({ f: 3 });
+    for (const bad of ['', ' ', 'fast', 'Infinity', {}]) {
+      expect(errorOf(() => parseValues({ f: bad }, { f: p.float() })), String(bad)).to.deep.equal({ error: 'f is invalid' });
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { WorkTree, git } from '../helpers/compare_git.js';
 import { dbStatsStore, STATS_VERSION, statsKey } from '../../src/git/stats_store.js';
 import { openDb, type Db } from '../../src/store/db.js';
 import { tempDir } from './git_oracle.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test_db.js';
 
 const DIST = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
@@ -81,7 +82,8 @@ if (mode === 'http') {
 describe('git/stats_store: commit_stats rows across server processes', function () {
   this.timeout(60000);
   let dir: string;
-  let dbFile: string;
+  let database: TestDatabase;
+  let dbFile: string; // WHARF_DB: a SQLite file or a PostgreSQL URL, shared by the processes
   let reposDir: string;
   let script: string;
   let s: TestServer;
@@ -96,7 +98,8 @@ describe('git/stats_store: commit_stats rows across server processes', function 
 
   before(async () => {
     dir = tempDir('wharf-stats-');
-    dbFile = path.join(dir, 'db', 'wharf.sqlite3');
+    database = await createTestDatabase(dir);
+    dbFile = database.target;
     reposDir = path.join(dir, 'repos');
     script = path.join(dir, 'child.mjs');
     fs.writeFileSync(script, CHILD);
@@ -132,6 +135,7 @@ describe('git/stats_store: commit_stats rows across server processes', function 
   after(async () => {
     work?.close();
     await s?.close().catch(() => undefined);
+    await database?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -78,6 +78,28 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
     required: ['file_path', 'branch'],
     properties: { file_path: { type: 'string' }, branch: { type: 'string' } },
   },
+  // entities/discussion.ts: a thread of notes (Note entities)
+  Discussion: {
+    type: 'object',
+    required: ['id', 'individual_note', 'notes'],
+    properties: {
+      id: { type: 'string', description: "The discussion's id: 40 hexadecimal digits." },
+      individual_note: { type: 'boolean', description: 'A plain comment, not a thread one can reply to.' },
+      notes: { type: 'array', items: { type: 'object', description: 'Note entities, oldest first.' } },
+    },
+  },
+  // api/commit_notes.ts: a branch or tag containing a commit
+  BasicRef: {
+    type: 'object',
+    required: ['type', 'name'],
+    properties: { type: { type: 'string', enum: ['branch', 'tag'] }, name: { type: 'string' } },
+  },
+  // api/issue_extras.ts
+  UserAgentDetail: {
+    type: 'object',
+    required: ['user_agent', 'ip_address', 'akismet_submitted'],
+    properties: { user_agent: { type: 'string' }, ip_address: { type: 'string' }, akismet_submitted: { type: 'boolean' } },
+  },
   // api/version.ts
   Version: {
     type: 'object',

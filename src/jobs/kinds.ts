@@ -1,0 +1,9 @@
+// Every kind of background job and periodic job this program runs: importing a file registers
+// its kinds (src/jobs/registry.ts). Add a new job's file here.
+import './noop.js';
+import './project_cache.js';
+import './update_merge_requests.js';
+import './event_retention.js';
+import './member_expiry.js';
+import './job_retention.js';
+import './git_garbage_collect.js';

@@ -1,0 +1,162 @@
+// The process's Prometheus metrics (prom-client), what `GET /-/metrics` serves (GitLab 10.8's
+// Gitlab::Metrics with prometheus_metrics_enabled): HTTP requests by route template and status,
+// git operations and bytes, database pool use, background-job queues, and Node's own process
+// metrics (resident memory, heap, event-loop lag). One registry per process: each worker
+// process answers for itself, as GitLab's Unicorn workers did without multiprocess mode.
+//
+// The job queue lives elsewhere: its owner calls registerQueueMetrics() with a function that
+// reads the queue (scraped on demand; a failing or missing source is skipped), and may count
+// runs and failures with recordJobRun/recordJobFailure as they happen.
+import client from 'prom-client';
+
+export const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry });
+
+const ROUTE_LABELS = ['method', 'route', 'status'] as const;
+
+export const httpRequests = new client.Counter({
+  name: 'http_requests_total',
+  help: 'Requests served, by method, route template and status',
+  labelNames: ROUTE_LABELS,
+  registers: [registry],
+});
+
+export const httpDuration = new client.Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time to answer a request, by method, route template and status',
+  labelNames: ROUTE_LABELS,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+});
+
+export type GitOperation = 'clone' | 'fetch' | 'ls_refs' | 'push' | 'advertise';
+
+export const gitOperations = new client.Counter({
+  name: 'wharf_git_operations_total',
+  help: 'git over HTTP requests served: clone and fetch (upload-pack requests without and with `have` lines), push, ref advertisements',
+  labelNames: ['operation'] as const,
+  registers: [registry],
+});
+
+export const gitBytes = new client.Counter({
+  name: 'wharf_git_transferred_bytes_total',
+  help: 'Bytes of git over HTTP bodies, received from clients and sent to them, by service',
+  labelNames: ['direction', 'service'] as const,
+  registers: [registry],
+});
+
+/** Records one served git request. */
+export function recordGitOperation(operation: GitOperation, service: string, bytesIn: number, bytesOut: number): void {
+  gitOperations.inc({ operation });
+  if (bytesIn > 0) gitBytes.inc({ direction: 'received', service }, bytesIn);
+  if (bytesOut > 0) gitBytes.inc({ direction: 'sent', service }, bytesOut);
+}
+
+/** What a knex (tarn) pool reports. */
+interface Pool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+  max: number;
+}
+
+const pools = new Set<Pool>();
+
+/** Reports this store's pool; the returned function stops reporting it (at close). */
+export function registerDbPool(db: { client: { pool?: unknown } }): () => void {
+  const pool = db.client.pool as Pool | undefined;
+  if (!pool) return () => {};
+  pools.add(pool);
+  return () => pools.delete(pool);
+}
+
+new client.Gauge({
+  name: 'wharf_db_pool_connections',
+  help: 'Database connections by state: used, free, pending_acquires (requests waiting for one), pending_creates, max',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const sum = (f: (p: Pool) => number) => [...pools].reduce((n, p) => n + f(p), 0);
+    this.set({ state: 'used' }, sum((p) => p.numUsed()));
+    this.set({ state: 'free' }, sum((p) => p.numFree()));
+    this.set({ state: 'pending_acquires' }, sum((p) => p.numPendingAcquires()));
+    this.set({ state: 'pending_creates' }, sum((p) => p.numPendingCreates()));
+    this.set({ state: 'max' }, sum((p) => p.max));
+  },
+});
+
+/** One reading of the job queue. */
+export interface QueueSnapshot {
+  /** Per queue name: jobs waiting, and how long the oldest has waited (seconds). */
+  queues: Record<string, { backlog: number; latency: number }>;
+  /** Jobs finished and failed so far, if the queue keeps those counts. */
+  processed?: number;
+  failed?: number;
+}
+
+type QueueSource = () => Promise<QueueSnapshot>;
+const queueSources = new Set<QueueSource>();
+let onSourceError: (err: unknown) => void = () => {};
+
+/** The job queue's owner registers its reader; the returned function unregisters it. */
+export function registerQueueMetrics(source: QueueSource, onError?: (err: unknown) => void): () => void {
+  queueSources.add(source);
+  if (onError) onSourceError = onError;
+  return () => queueSources.delete(source);
+}
+
+const backlog = new client.Gauge({ name: 'wharf_job_queue_backlog', help: 'Jobs waiting, by queue', labelNames: ['queue'] as const, registers: [registry] });
+const latency = new client.Gauge({
+  name: 'wharf_job_queue_latency_seconds',
+  help: 'How long the oldest waiting job of each queue has waited',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+const jobTotals = new client.Gauge({ name: 'wharf_jobs', help: 'Jobs the queue has recorded, by outcome (processed, failed)', labelNames: ['outcome'] as const, registers: [registry] });
+
+export const jobRuns = new client.Histogram({
+  name: 'wharf_job_duration_seconds',
+  help: 'Time a job took to run, by queue and outcome, in this process',
+  labelNames: ['queue', 'outcome'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800],
+  registers: [registry],
+});
+
+export const jobFailures = new client.Counter({
+  name: 'wharf_job_failures_total',
+  help: 'Job runs that failed, by queue, in this process',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+
+export function recordJobRun(queue: string, seconds: number, ok: boolean): void {
+  jobRuns.observe({ queue, outcome: ok ? 'success' : 'failure' }, seconds);
+  if (!ok) jobFailures.inc({ queue });
+}
+
+/** Reads every registered queue source into the gauges (before each scrape). */
+async function collectQueues(): Promise<void> {
+  backlog.reset();
+  latency.reset();
+  jobTotals.reset();
+  for (const source of queueSources) {
+    try {
+      const snap = await source();
+      for (const [queue, q] of Object.entries(snap.queues)) {
+        backlog.set({ queue }, q.backlog);
+        latency.set({ queue }, q.latency);
+      }
+      if (snap.processed !== undefined) jobTotals.set({ outcome: 'processed' }, snap.processed);
+      if (snap.failed !== undefined) jobTotals.set({ outcome: 'failed' }, snap.failed);
+    } catch (err) {
+      onSourceError(err); // the queue's table may not exist yet: the other metrics still answer
+    }
+  }
+}
+
+/** The text exposition of every metric. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  await collectQueues();
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
