@@ -14,7 +14,7 @@ export const profileSchema = {
   website_url: p.string(),
   organization: p.string(),
   projects_limit: p.integer(),
-  // Accepted for compatibility; Wharf keeps no external identities.
+  // An external identity, kept and shown to admins and the user (services/identities.ts).
   extern_uid: p.string(),
   provider: p.string(),
   bio: p.string(),

@@ -18,6 +18,7 @@ import { presentUser, presentUsers } from '../entities/user.js';
 import { can, GLOBAL } from '../policy/can.js';
 import { isAdmin } from '../policy/users.js';
 import { createUser, setUserState, updateUser } from '../services/users.js';
+import type { IdentityInput } from '../services/identities.js';
 import { deleteUser } from '../services/user_deletion.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { createRules, createSchema, customAttributesSchema, listRules, listSchema, updateRules, updateSchema } from './user_params.js';
@@ -73,7 +74,7 @@ export const userRoutes: Route[] = [
         blocked: v.blocked,
         external: v.external,
         hideExternal: !admin,
-        externalIdentity: byIdentity,
+        externalIdentity: byIdentity ? { provider: v.provider!, externUid: v.extern_uid! } : undefined,
         createdAfter: admin ? v.created_after : undefined,
         createdBefore: admin ? v.created_before : undefined,
         twoFactor: admin && typeof twoFactor === 'string' ? twoFactor : undefined,
@@ -118,6 +119,7 @@ export const userRoutes: Route[] = [
         password: v.password,
         resetPassword: v.reset_password,
         skipConfirmation: v.skip_confirmation,
+        identity: identityOf(v),
       });
       return presentUser(deps.db, deps.urls, user, 'public');
     },
@@ -136,6 +138,7 @@ export const userRoutes: Route[] = [
       const updated = await updateUser(deps, target, {
         ...profile(v),
         ...given({ email: blankIfNull(v.email), username: blankIfNull(v.username), name: blankIfNull(v.name), password: blankIfNull(v.password) }),
+        identity: identityOf(v),
       });
       return presentUser(deps.db, deps.urls, updated, 'public');
     },
@@ -169,7 +172,13 @@ export const userRoutes: Route[] = [
   ...customAttributeRoutes('users'),
 ];
 
-/** The optional profile attributes a request gave (external identities are not kept). */
+/** The external identity a request gave: `provider` and `extern_uid` come together (all_or_none_of). */
+function identityOf(v: { provider?: string | null; extern_uid?: string | null }): IdentityInput | undefined {
+  if (v.provider === undefined && v.extern_uid === undefined) return undefined;
+  return { provider: v.provider ?? '', externUid: v.extern_uid ?? '' };
+}
+
+/** The optional profile attributes a request gave (the external identity: identityOf). */
 function profile(v: {
   skype?: string; linkedin?: string; twitter?: string; website_url?: string; organization?: string; projects_limit?: number;
   bio?: string; location?: string; admin?: boolean; can_create_group?: boolean; external?: boolean;

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { Urls } from '../http/urls.js';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import { personalProjectCounts, userCustomAttributes } from '../finders/users.js';
+import { personalProjectCounts, userCustomAttributes, userIdentities, type IdentityView } from '../finders/users.js';
 
 /**
  * A user's own avatar, or the avatar service's picture for their email (GitLab's default);
@@ -45,7 +45,7 @@ export function userEntity(u: UserRow, urls: Urls) {
  * What a user sees of themselves (and admins of anyone). `personalProjects` is the number of
  * projects in the user's namespace: `can_create_project` is whether the limit leaves room.
  */
-export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
+export function userPublic(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
   return {
     ...userEntity(u, urls),
     last_sign_in_at: u.last_sign_in_at,
@@ -56,7 +56,7 @@ export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
     color_scheme_id: u.color_scheme_id,
     projects_limit: u.projects_limit,
     current_sign_in_at: u.current_sign_in_at,
-    identities: [] as { provider: string; extern_uid: string }[],
+    identities,
     can_create_group: !!u.can_create_group,
     can_create_project: u.projects_limit - personalProjects > 0,
     two_factor_enabled: false,
@@ -64,8 +64,8 @@ export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
   };
 }
 
-export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0) {
-  return { ...userPublic(u, urls, personalProjects), is_admin: !!u.admin };
+export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
+  return { ...userPublic(u, urls, personalProjects, identities), is_admin: !!u.admin };
 }
 
 /** basic = UserBasic, user = User, public = UserPublic (yourself), admin = UserWithAdmin. */
@@ -77,13 +77,15 @@ export type UserView = 'basic' | 'user' | 'public' | 'admin';
  */
 export async function presentUsers(db: Conn, urls: Urls, rows: UserRow[], view: UserView, opts: { customAttributes?: boolean } = {}) {
   const ids = rows.map((u) => u.id);
-  const counts = view === 'public' || view === 'admin' ? await personalProjectCounts(db, ids) : new Map<number, number>();
+  const full = view === 'public' || view === 'admin';
+  const counts = full ? await personalProjectCounts(db, ids) : new Map<number, number>();
+  const identities = full ? await userIdentities(db, ids) : new Map<number, IdentityView[]>();
   const attributes = opts.customAttributes ? await userCustomAttributes(db, ids) : undefined;
   return rows.map((u) => {
     const n = counts.get(u.id) ?? 0;
     const body =
-      view === 'admin' ? userWithAdmin(u, urls, n)
-      : view === 'public' ? userPublic(u, urls, n)
+      view === 'admin' ? userWithAdmin(u, urls, n, identities.get(u.id))
+      : view === 'public' ? userPublic(u, urls, n, identities.get(u.id))
       : view === 'user' ? userEntity(u, urls)
       : userBasic(u, urls);
     return attributes ? { ...body, custom_attributes: attributes.get(u.id) ?? [] } : body;
