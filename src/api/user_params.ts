@@ -22,6 +22,8 @@ export const profileSchema = {
   admin: p.boolean(),
   can_create_group: p.boolean(),
   external: p.boolean(),
+  // Stored and served as the user's avatar_url (api/avatar_params.ts).
+  avatar: p.file(),
 };
 
 export const customAttributesSchema = {

@@ -19,6 +19,7 @@ import { can, GLOBAL } from '../policy/can.js';
 import { isAdmin } from '../policy/users.js';
 import { createUser, setUserState, updateUser } from '../services/users.js';
 import type { IdentityInput } from '../services/identities.js';
+import { attachAvatar, avatarOf } from './avatar_params.js';
 import { deleteUser } from '../services/user_deletion.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { createRules, createSchema, customAttributesSchema, listRules, listSchema, updateRules, updateSchema } from './user_params.js';
@@ -111,6 +112,7 @@ export const userRoutes: Route[] = [
     summary: 'Create a user',
     response: { schema: 'UserPublic' },
     handler: async ({ deps, params: v }) => {
+      const avatar = await avatarOf(v);
       const user = await createUser(deps, {
         ...profile(v),
         email: v.email,
@@ -121,7 +123,7 @@ export const userRoutes: Route[] = [
         skipConfirmation: v.skip_confirmation,
         identity: identityOf(v),
       });
-      return presentUser(deps.db, deps.urls, user, 'public');
+      return presentUser(deps.db, deps.urls, await attachAvatar(deps, 'user', user, avatar), 'public');
     },
   }),
 
@@ -135,12 +137,13 @@ export const userRoutes: Route[] = [
     summary: 'Update a user',
     response: { schema: 'UserPublic' },
     handler: async ({ deps, target, params: v }) => {
+      const avatar = await avatarOf(v);
       const updated = await updateUser(deps, target, {
         ...profile(v),
         ...given({ email: blankIfNull(v.email), username: blankIfNull(v.username), name: blankIfNull(v.name), password: blankIfNull(v.password) }),
         identity: identityOf(v),
       });
-      return presentUser(deps.db, deps.urls, updated, 'public');
+      return presentUser(deps.db, deps.urls, await attachAvatar(deps, 'user', updated, avatar), 'public');
     },
   }),
 

@@ -70,7 +70,7 @@ function basicDetails(deps: Deps, p: ProjectWithNamespace, forksCount: number) {
     ssh_url_to_repo: deps.urls.sshRepo(path),
     http_url_to_repo: deps.urls.httpRepo(path),
     web_url: deps.urls.web(path),
-    avatar_url: p.avatar_url,
+    avatar_url: deps.urls.avatar(p.avatar_url),
     star_count: p.star_count,
     forks_count: forksCount,
     last_activity_at: p.last_activity_at,

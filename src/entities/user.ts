@@ -9,8 +9,8 @@ import { personalProjectCounts, userCustomAttributes, userIdentities, type Ident
  * A user's own avatar, or the avatar service's picture for their email (GitLab's default);
  * none when the `gravatar_enabled` setting is off.
  */
-export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>, urls: Pick<Urls, 'gravatarEnabled'>): string | null {
-  if (user.avatar_url) return user.avatar_url;
+export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>, urls: Pick<Urls, 'gravatarEnabled' | 'avatar'>): string | null {
+  if (user.avatar_url) return urls.avatar(user.avatar_url);
   if (!urls.gravatarEnabled) return null;
   const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;

@@ -153,7 +153,23 @@ export const coerceStringToDate: Coerce<string | null> = (raw) => (raw === null 
 /** A `type: String` parameter GitLab hands to a datetime column (a note's created_at): null when unreadable. */
 export const coerceStringToTime: Coerce<string | null> = (raw) => (raw === null ? null : railsTime(coerceString(raw)));
 
+/** A file of a multipart body as http/body.ts leaves it on disk (its UploadedFile). */
+export interface FileParam {
+  filename: string;
+  mimetype: string;
+  path: string;
+  size: number;
+}
+
+/** Grape's `type: File`: a file part of a multipart body; any other value "is invalid". */
+export const coerceFile: Coerce<FileParam> = (raw) => {
+  const f = raw as Partial<FileParam> | null;
+  if (!f || typeof f !== 'object' || typeof f.path !== 'string' || typeof f.filename !== 'string' || typeof f.size !== 'number') throw new Invalid();
+  return f as FileParam;
+};
+
 valueSchemas.set(coerceBoolean, { type: 'boolean' });
+valueSchemas.set(coerceFile, { type: 'string', format: 'binary' });
 valueSchemas.set(coerceInteger, { type: 'integer' });
 valueSchemas.set(coerceString, { type: 'string' });
 valueSchemas.set(coerceDate, { type: 'string', format: 'date' });
@@ -169,6 +185,7 @@ export const p = {
   boolean: () => new Param<boolean>(coerceBoolean),
   date: () => new Param<string>(coerceDate),
   datetime: () => new Param<string>(coerceDateTime),
+  file: () => new Param<FileParam>(coerceFile),
   /** A DateTime kept as a date (a member's expires_at). */
   datetimeAsDate: () => new Param<string>(coerceDateTimeToDate),
   /** A string Rails casts to a date column: null when unreadable (see coerceStringToDate). */
@@ -232,11 +249,14 @@ function isBlank(v: unknown): boolean {
   return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
 }
 
-/** Every parameter the request carries: query string first, then the body. */
+/** Every parameter the request carries: query string first, then the body, then its files (the first of each name). */
 export function rawParams(ctx: Koa.Context): Record<string, unknown> {
   const body = (ctx.request as unknown as { body?: unknown }).body;
   const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  return { ...(ctx.state.query as Record<string, unknown>), ...fromBody };
+  const files = (ctx.request as unknown as { files?: Record<string, FileParam[]> }).files ?? {};
+  const fromFiles: Record<string, FileParam> = {};
+  for (const [name, list] of Object.entries(files)) if (list.length) fromFiles[name] = list[0];
+  return { ...(ctx.state.query as Record<string, unknown>), ...fromBody, ...fromFiles };
 }
 
 /** Coerces and checks `schema` against the request; throws the 400 on any failure. */
