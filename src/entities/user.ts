@@ -6,14 +6,19 @@ import type { UserRow } from '../store/rows.js';
 import { personalProjectCounts, userCustomAttributes, userIdentities, type IdentityView } from '../finders/users.js';
 
 /**
- * A user's own avatar, or the avatar service's picture for their email (GitLab's default);
- * none when the `gravatar_enabled` setting is off.
+ * A user's own avatar, or the avatar service's picture for their email as 10.8's
+ * GravatarService builds it (size 40 at scale 2; the ssl_url when Wharf is served over https,
+ * the plain_url otherwise; the username when there is no e-mail); none when the
+ * `gravatar_enabled` setting is off.
  */
-export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>, urls: Pick<Urls, 'gravatarEnabled' | 'avatar'>): string | null {
+export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'> & { username?: string }, urls: Pick<Urls, 'gravatarEnabled' | 'avatar' | 'base'>): string | null {
   if (user.avatar_url) return urls.avatar(user.avatar_url);
   if (!urls.gravatarEnabled) return null;
-  const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
-  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+  const identifier = user.email?.trim() || user.username?.trim();
+  if (!identifier) return null;
+  const hash = crypto.createHash('md5').update(identifier.toLowerCase()).digest('hex');
+  const host = urls.base.startsWith('https:') ? 'https://secure.gravatar.com' : 'https://www.gravatar.com';
+  return `${host}/avatar/${hash}?s=80&d=identicon`;
 }
 
 export function userBasic(u: UserRow, urls: Urls) {

@@ -6,6 +6,8 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import type { UserRow } from '../../src/store/rows.js';
+import { Urls } from '../../src/http/urls.js';
+import { avatarUrl } from '../../src/entities/user.js';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -129,5 +131,13 @@ describe('Avatars', () => {
     // An uploaded avatar does not depend on the setting.
     expect((await s.get(`/users/${bob.user.id}`)).body.avatar_url).to.match(/\/uploads\/-\/system\/user\/avatar\//);
     await s.put('/application/settings', { json: { gravatar_enabled: true } });
+  });
+
+  it("builds the Gravatar URL as 10.8's GravatarService: secure host over https, the username without an e-mail", () => {
+    const md5 = (v: string) => crypto.createHash('md5').update(v).digest('hex');
+    expect(avatarUrl({ avatar_url: null, email: ' Carol@Example.com ' }, new Urls('https://git.example.com'))).to.equal(`https://secure.gravatar.com/avatar/${md5('carol@example.com')}?s=80&d=identicon`);
+    expect(avatarUrl({ avatar_url: null, email: 'carol@example.com' }, new Urls('http://git.example.com'))).to.equal(`https://www.gravatar.com/avatar/${md5('carol@example.com')}?s=80&d=identicon`);
+    expect(avatarUrl({ avatar_url: null, email: '', username: 'Carol' }, new Urls('http://git.example.com'))).to.equal(`https://www.gravatar.com/avatar/${md5('carol')}?s=80&d=identicon`);
+    expect(avatarUrl({ avatar_url: '/uploads/-/system/user/avatar/1/a.png', email: 'x@y' }, new Urls('https://git.example.com/'))).to.equal('https://git.example.com/uploads/-/system/user/avatar/1/a.png');
   });
 });
