@@ -17,8 +17,8 @@ export interface RoundTrip {
   params: Record<string, unknown>;
   /** Where to read the object back: a path, from the write's answer. */
   readBack: (written: any) => string;
-  /** For a read-back path that lists: picks the object out of the list. */
-  pick?: (list: any[], written: any) => any;
+  /** Picks the object out of what the read-back path answers (a list, or a larger object). */
+  pick?: (body: any, written: any) => any;
   /** Expectations for parameters that show differently: key → [field, value] pairs of the answer. */
   shows?: Record<string, Record<string, unknown>>;
   /** Parameters checked some other way, with that check (run after the write). */
