@@ -30,7 +30,7 @@ system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
 	/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing="$$missing python3-prometheus-client"; \
-	for tool in git bzip2 unzip; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	for tool in git bzip2 unzip openssl; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
 	{ command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; } || missing="$$missing openssh-client"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	if [ "$(WHARF_TEST_DB)" != sqlite ] && ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \

@@ -78,6 +78,7 @@ async function inProcess(concurrency: number): Promise<{ perSecond: number; p50:
     WHARF_REPOS: path.join(dir, 'repos'),
     WHARF_ROOT_TOKEN: 'bench-root-token-0123456789abcdef',
     WHARF_JOB_CONCURRENCY: String(concurrency),
+    WHARF_SSH_PORT: '0',
   });
   const server = await startServer(config, pino({ level: 'silent' }));
   try {
@@ -119,6 +120,7 @@ async function startChild(dir: string, env: Record<string, string>): Promise<Chi
       WHARF_EXTERNAL_URL: url,
       WHARF_ROOT_TOKEN: 'bench-root-token-0123456789abcdef',
       WHARF_LOG_LEVEL: 'warn',
+      WHARF_SSH_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

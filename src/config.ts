@@ -31,6 +31,12 @@ export interface Config {
   sshPort: number;
   /** The host name ssh_url_to_repo shows (WHARF_EXTERNAL_URL's by default). */
   sshHost: string;
+  /** The SSH server's host key file (made on first start; its public half beside it as `.pub`). */
+  sshHostKey: string;
+  /** GitLab Pages' host (`pages.host`, lower case): custom Pages domains are on when it is set. */
+  pagesHost: string | undefined;
+  /** The server secret the at-rest encryption keys are derived from (services/secret_box.ts). */
+  serverSecret: string;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -79,5 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     monitoringWhitelist: cidrListFrom(env.WHARF_MONITORING_WHITELIST, '127.0.0.0/8,::1', 'WHARF_MONITORING_WHITELIST'),
     sshPort,
     sshHost: env.WHARF_SSH_HOST || new URL(externalUrl).hostname,
+    // Beside the SQLite file by default, or in ./db with PostgreSQL.
+    sshHostKey: path.resolve(env.WHARF_SSH_HOST_KEY || path.join(postgres ? 'db' : path.dirname(db), 'ssh_host_ed25519_key')),
+    pagesHost: env.WHARF_PAGES_HOST?.trim().toLowerCase() || undefined,
+    serverSecret: path.resolve(env.WHARF_SERVER_SECRET || path.join(postgres ? 'db' : path.dirname(db), 'server_secret')),
   };
 }

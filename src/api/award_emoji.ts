@@ -1,5 +1,6 @@
-// Award emoji (GitLab 10.8 lib/api/award_emoji.rb) on issues, merge requests and their notes:
-// `/projects/:id/{issues|merge_requests}/:<kind>_iid[/notes/:note_id]/award_emoji[/:award_id]`.
+// Award emoji (GitLab 10.8 lib/api/award_emoji.rb) on issues, merge requests, project snippets
+// and their notes: `/projects/:id/{issues|merge_requests}/:<kind>_iid[/notes/:note_id]/award_emoji[/:award_id]`
+// and `/projects/:id/snippets/:snippet_id[/notes/:note_id]/award_emoji[/:award_id]`.
 // Every route needs a signed-in user; the route table loads the project and parses the ids
 // (400 "issue_iid is invalid") first. The target is looked up in the project without
 // visibility (`404 Not found` when missing); a target the user may not read is
@@ -16,19 +17,19 @@ import { ApiError, notFound, recordNotFound, unauthorized } from '../http/errors
 import { p, type Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findNoteable, iidParamName, NOTEABLE_KINDS, noteSubject, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
+import { findNoted, iidParamName, NOTED_KINDS, noteSubject, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
 import { findNote } from '../services/notes.js';
 import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, type Awardable } from '../services/award_emoji.js';
 import type { AwardRow } from '../store/issuable_rows.js';
-import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject } from '../policy/can.js';
+import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject, type ProjectSnippetSubject } from '../policy/can.js';
 import { awardableByUser } from '../policy/notes.js';
 import { presentAwards } from '../entities/award_emoji.js';
 
 interface Resolved {
-  noteable: Noteable;
+  noteable: NotedObject;
   awardable: Awardable;
-  /** The policy subject awarded: the issue, the merge request or the note. */
-  subject: IssueSubject | MergeRequestSubject | NoteSubject;
+  /** The policy subject awarded: the issue, the merge request, the snippet or the note. */
+  subject: IssueSubject | MergeRequestSubject | ProjectSnippetSubject | NoteSubject;
   /** Who authored the awardable (no votes on one's own). */
   authorId: number | null;
 }
@@ -40,8 +41,8 @@ const awardNotFound = () => notFound('Award Emoji');
 type Ids = Record<string, Param<number, true>>;
 
 /** The noteable (or its note) of the route, readable, or GitLab's 404s. */
-async function resolve(deps: Deps, loaded: LoadedProject, kind: NoteableKind, ids: Record<string, unknown>): Promise<Resolved> {
-  const noteable = await findNoteable(deps, loaded, kind, ids[iidParamName(kind)] as number);
+async function resolve(deps: Deps, loaded: LoadedProject, kind: NotedKind, ids: Record<string, unknown>): Promise<Resolved> {
+  const noteable = await findNoted(deps, loaded, kind, ids[iidParamName(kind)] as number);
   if (!noteable) throw recordNotFound();
   let resolved: Resolved = { noteable, awardable: { type: noteable.type, id: noteable.id }, subject: noteable.subject, authorId: noteable.authorId };
   if (ids.note_id !== undefined) {
@@ -64,12 +65,14 @@ function mayAward(user: UserRow, r: Resolved, name: string): boolean {
   return can(user, r.subject, 'award_emoji') && awardableByUser(user, r.authorId, normalizeEmojiName(name));
 }
 
-function routesOf(kind: NoteableKind, onNote: boolean): Route[] {
+const WHAT: Record<NotedKind, string> = { issues: 'an issue', merge_requests: 'a merge request', snippets: 'a project snippet' };
+
+function routesOf(kind: NotedKind, onNote: boolean): Route[] {
   const iid = iidParamName(kind);
   const base = `/projects/:id/${kind}/:${iid}${onNote ? '/notes/:note_id' : ''}/award_emoji`;
   const ids: Ids = { [iid]: p.integer().required(), ...(onNote ? { note_id: p.integer().required() } : {}) };
   const withAward: Ids = { ...ids, award_id: p.integer().required() };
-  const what = `${kind === 'issues' ? 'an issue' : 'a merge request'}${onNote ? "'s note" : ''}`;
+  const what = `${WHAT[kind]}${onNote ? "'s note" : ''}`;
   return [
     route({
       method: 'GET',
@@ -110,7 +113,8 @@ function routesOf(kind: NoteableKind, onNote: boolean): Route[] {
       handler: async ({ deps, user, loaded, params }) => {
         const r = await resolve(deps, loaded, kind, params);
         if (!mayAward(user, r, params.name)) throw awardNotFound();
-        const todoTarget = { type: r.noteable.type, id: r.noteable.id, projectId: r.noteable.projectId };
+        const type = r.noteable.type;
+        const todoTarget = type === 'Snippet' ? null : { type, id: r.noteable.id, projectId: r.noteable.projectId };
         const result = await createAward(deps.db, r.awardable, todoTarget, user, params.name);
         if (result.errors) throw new ApiError(404, { message: `404 Award Emoji ${rubyErrors(result.errors)} Not Found` });
         return (await presentAwards(deps.db, deps.urls, [result.award]))[0];
@@ -135,4 +139,4 @@ function routesOf(kind: NoteableKind, onNote: boolean): Route[] {
   ];
 }
 
-export const awardEmojiRoutes: Route[] = NOTEABLE_KINDS.flatMap((kind) => [false, true].flatMap((onNote) => routesOf(kind, onNote)));
+export const awardEmojiRoutes: Route[] = NOTED_KINDS.flatMap((kind) => [false, true].flatMap((onNote) => routesOf(kind, onNote)));

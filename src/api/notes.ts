@@ -1,6 +1,7 @@
-// Notes (comments) on issues and merge requests (GitLab 10.8 lib/api/notes.rb and its
-// NotesHelpers): list, single, create, edit, delete under
-// `/projects/:id/{issues|merge_requests}/:noteable_id/notes`, where :noteable_id is the iid.
+// Notes (comments) on issues, merge requests and project snippets (GitLab 10.8 lib/api/notes.rb
+// and its NotesHelpers): list, single, create, edit, delete under
+// `/projects/:id/{issues|merge_requests|snippets}/:noteable_id/notes`, where :noteable_id is
+// the iid (a snippet's id). A snippet the user may not read is `404 snippets Not Found`.
 // Every route needs a signed-in user (401, even on public projects). The route table loads
 // the project and parses the parameters (the iids included: 400 "noteable_id is invalid")
 // before the noteable is looked up, as Grape validates before the endpoint runs. A missing
@@ -13,10 +14,11 @@ import { p } from '../http/params.js';
 import { railsTime } from '../http/date_casts.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { NOTEABLE_KINDS, noteSubject, readableNoteable, rubyErrors, type Noteable, type NoteableKind } from './noteables.js';
+import { NOTED_KINDS, noteSubject, readableNoteable, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
 import { can } from '../policy/can.js';
 import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes.js';
 import type { NoteRow } from '../store/issuable_rows.js';
+import type { AnyNoteableType } from '../store/note_kinds.js';
 import { presentNotes } from '../entities/note.js';
 
 const NOTE = { schema: 'Note' } as const;
@@ -28,17 +30,17 @@ export function badRequestNotGiven(attribute: string): ApiError {
   return new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
 }
 
-function targetOf(noteable: Noteable): NoteTarget {
+function targetOf(noteable: NotedObject): NoteTarget<AnyNoteableType> {
   return { type: noteable.type, id: noteable.id, projectId: noteable.projectId };
 }
 
-async function noteOr404(deps: Deps, noteable: Noteable, id: number): Promise<NoteRow> {
+async function noteOr404(deps: Deps, noteable: NotedObject, id: number): Promise<NoteRow> {
   const note = await findNote(deps.db, targetOf(noteable), id);
   if (!note) throw recordNotFound();
   return note;
 }
 
-async function render(deps: Deps, note: NoteRow, noteable: Noteable) {
+async function render(deps: Deps, note: NoteRow, noteable: NotedObject) {
   return (await presentNotes(deps.db, deps.urls, [note], noteable.iid))[0];
 }
 
@@ -48,9 +50,11 @@ export function looseTime(raw: unknown): string | undefined {
   return railsTime(raw) ?? undefined;
 }
 
-function routesOf(kind: NoteableKind): Route[] {
+const WHAT: Record<NotedKind, string> = { issues: 'an issue', merge_requests: 'a merge request', snippets: 'a project snippet' };
+
+function routesOf(kind: NotedKind): Route[] {
   const base = `/projects/:id/${kind}/:noteable_id/notes`;
-  const what = kind === 'issues' ? 'an issue' : 'a merge request';
+  const what = WHAT[kind];
   return [
     route({
       method: 'GET',
@@ -137,4 +141,4 @@ function routesOf(kind: NoteableKind): Route[] {
   ];
 }
 
-export const noteRoutes: Route[] = NOTEABLE_KINDS.flatMap(routesOf);
+export const noteRoutes: Route[] = NOTED_KINDS.flatMap(routesOf);

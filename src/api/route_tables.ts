@@ -32,6 +32,11 @@ import { awardEmojiRoutes } from './award_emoji.js';
 import { issuableSocialRoutes } from './issuable_social.js';
 import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
+import { projectSnippetRoutes } from './snippets.js';
+import { personalSnippetRoutes } from './personal_snippets.js';
+import { accessRequestRoutes } from './access_requests.js';
+import { badgeRoutes } from './badges.js';
+import { pagesDomainRoutes } from './pages_domains.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
@@ -72,6 +77,11 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'issuable_social', routes: issuableSocialRoutes },
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
+  { family: 'project_snippets', routes: projectSnippetRoutes },
+  { family: 'snippets', routes: personalSnippetRoutes },
+  { family: 'access_requests', routes: accessRequestRoutes },
+  { family: 'badges', routes: badgeRoutes },
+  { family: 'pages_domains', routes: pagesDomainRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).

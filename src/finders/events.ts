@@ -90,26 +90,31 @@ async function titled(db: Conn, table: string, ids: number[], withIid = true): P
 export async function loadEventExtras(db: Conn, events: EventRow[]): Promise<EventExtras> {
   const idsOf = (type: string) => [...new Set(events.filter((e) => e.target_type === type && e.target_id !== null).map((e) => e.target_id!))];
   const pushIds = events.filter((e) => e.action === EVENT_ACTIONS.pushed).map((e) => e.id);
-  const [payloadRows, issues, mrs, milestones, notes] = await Promise.all([
+  const [payloadRows, issues, mrs, milestones, notes, snippets] = await Promise.all([
     pushIds.length ? db('push_event_payloads').whereIn('event_id', pushIds) : [],
     titled(db, 'issues', idsOf('Issue')),
     titled(db, 'merge_requests', idsOf('MergeRequest')),
     titled(db, 'milestones', idsOf('Milestone')),
     idsOf('Note').length ? db('notes').whereIn('id', idsOf('Note')) : [],
+    titled(db, 'snippets', idsOf('Snippet'), false),
   ]);
   const noteRows = notes as NoteRow[];
   const noteIds = (type: string) => [...new Set(noteRows.filter((n) => n.noteable_type === type).map((n) => n.noteable_id))];
-  const [noteIssues, noteMrs] = await Promise.all([titled(db, 'issues', noteIds('Issue')), titled(db, 'merge_requests', noteIds('MergeRequest'))]);
+  const [noteIssues, noteMrs, noteSnippets] = await Promise.all([
+    titled(db, 'issues', noteIds('Issue')),
+    titled(db, 'merge_requests', noteIds('MergeRequest')),
+    titled(db, 'snippets', noteIds('Snippet'), false),
+  ]);
   const userIds = new Set<number>(events.map((e) => e.author_id));
   for (const n of noteRows) if (n.author_id !== null) userIds.add(n.author_id);
   const users: UserRow[] = userIds.size ? await db('users').whereIn('id', [...userIds]) : [];
 
   const targets = new Map<string, EventTarget>();
-  for (const [type, rows] of [['Issue', issues], ['MergeRequest', mrs], ['Milestone', milestones]] as const) {
+  for (const [type, rows] of [['Issue', issues], ['MergeRequest', mrs], ['Milestone', milestones], ['Snippet', snippets]] as const) {
     for (const r of rows) targets.set(`${type}:${r.id}`, { iid: r.iid, title: r.title });
   }
   const noteables = new Map<string, EventTarget>();
-  for (const [type, rows] of [['Issue', noteIssues], ['MergeRequest', noteMrs]] as const) {
+  for (const [type, rows] of [['Issue', noteIssues], ['MergeRequest', noteMrs], ['Snippet', noteSnippets]] as const) {
     for (const r of rows) noteables.set(`${type}:${r.id}`, { iid: r.iid, title: r.title });
   }
   return {

@@ -234,6 +234,11 @@ export interface Rules {
   /** Either all of these are present or none. */
   allOrNoneOf?: string[];
   /**
+   * Other names a parameter is also taken by, when it is absent under its own (the name later
+   * GitLab versions and their clients use): `{ code: 'content' }`.
+   */
+  aliases?: Record<string, string>;
+  /**
    * Grape's `given flag: ->(val) { val } do requires ... end`: when the boolean parameter
    * `flag` is given as true, each listed parameter is required ("<name> is missing").
    */
@@ -264,7 +269,8 @@ export function parse<S extends Schema>(ctx: Koa.Context, schema: S, rules: Rule
   return parseValues(rawParams(ctx), schema, rules);
 }
 
-export function parseValues<S extends Schema>(raw: Record<string, unknown>, schema: S, rules: Rules = {}): Parsed<S> {
+export function parseValues<S extends Schema>(given: Record<string, unknown>, schema: S, rules: Rules = {}): Parsed<S> {
+  const raw = withAliases(given, rules.aliases);
   const out: Record<string, unknown> = {};
   const errors: string[] = [];
   for (const [name, param] of Object.entries(schema)) {
@@ -276,6 +282,13 @@ export function parseValues<S extends Schema>(raw: Record<string, unknown>, sche
   errors.push(...ruleErrors(raw, rules));
   if (errors.length) throw paramError(errors.join(', '));
   return out as Parsed<S>;
+}
+
+function withAliases(raw: Record<string, unknown>, aliases: Record<string, string> | undefined): Record<string, unknown> {
+  if (!aliases) return raw;
+  const out = { ...raw };
+  for (const [name, alias] of Object.entries(aliases)) if (out[name] === undefined && raw[alias] !== undefined) out[name] = raw[alias];
+  return out;
 }
 
 /** Sets `out[name]` from `raw`, or answers the parameter's error message. */

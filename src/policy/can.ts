@@ -60,6 +60,16 @@ import { groupMemberCan, projectMemberCan, type GroupMemberAbility, type GroupMe
 import { namespaceCan, type NamespaceAbility, type NamespaceFacts } from './namespaces.js';
 import { globalCan, type GlobalAbility } from './global.js';
 import {
+  canCreateProjectSnippet,
+  canReadProjectSnippets,
+  personalSnippetCan,
+  projectSnippetCan,
+  type PersonalSnippetAbility,
+  type ProjectSnippetAbility,
+  type SnippetFacts,
+} from './snippets.js';
+import { canRequestProjectAccess, type ProjectRequestFacts } from './access_requests.js';
+import {
   deployKeyAccessCan,
   deployKeyCan,
   type DeployKeyAbility,
@@ -137,6 +147,28 @@ export interface ProjectMemberSubject {
   member: MemberRow;
 }
 
+/** One snippet of a project. */
+export interface ProjectSnippetSubject {
+  kind: 'project_snippet';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  snippet: SnippetFacts;
+}
+
+/** A snippet asked about as a personal one (a project snippet answers no to all). */
+export interface PersonalSnippetSubject {
+  kind: 'personal_snippet';
+  snippet: SnippetFacts;
+}
+
+/** A project someone may ask to join (request_access), with the facts that rule needs. */
+export interface ProjectAccessRequestSubject {
+  kind: 'project_access_request';
+  project: ProjectWithNamespace;
+  access: ProjectAccess;
+  facts: ProjectRequestFacts;
+}
+
 /** The instance itself: GitLab's GlobalPolicy (`can(user, GLOBAL, 'create_group')`). */
 export interface GlobalSubject {
   kind: 'global';
@@ -165,6 +197,9 @@ export type Subject =
   | GroupMemberSubject
   | ProjectMemberSubject
   | NamespaceSubject
+  | ProjectSnippetSubject
+  | PersonalSnippetSubject
+  | ProjectAccessRequestSubject
   | GlobalSubject
   | DeployKeyAccessSubject
   | DeployKeySubject;
@@ -186,6 +221,8 @@ export type ProjectAbility =
   | 'admin_merge_request'
   | 'destroy_merge_request'
   | 'read_pipeline'
+  | 'read_project_snippet'
+  | 'create_project_snippet'
   | 'set_issue_created_at'
   | 'set_issue_updated_at'
   | 'set_note_created_at'
@@ -204,6 +241,7 @@ export type MergeRequestAbility =
   | 'resolve_note';
 export type NoteAbility = 'admin_note' | 'award_emoji' | 'resolve_note';
 export type AwardAbility = 'destroy_award_emoji';
+export type OneProjectSnippetAbility = ProjectSnippetAbility | 'create_note' | 'award_emoji';
 
 /** The abilities a subject kind answers. */
 export interface AbilityOf {
@@ -217,6 +255,9 @@ export interface AbilityOf {
   group_member: GroupMemberAbility;
   project_member: ProjectMemberAbility;
   namespace: NamespaceAbility;
+  project_snippet: OneProjectSnippetAbility;
+  personal_snippet: PersonalSnippetAbility;
+  project_access_request: 'request_access';
   global: GlobalAbility;
   deploy_key_access: DeployKeyAccessAbility;
   deploy_key: DeployKeyAbility;
@@ -237,6 +278,8 @@ const ISSUE_FEATURE_RULES = {
   admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
   read_pipeline: (u, s) => canReadMergeRequestPipelines(u, s.project, s.access),
+  read_project_snippet: (u, s) => canReadProjectSnippets(u, s.project, s.access),
+  create_project_snippet: (u, s) => canCreateProjectSnippet(u, s.project, s.access),
   set_issue_created_at: (u, s) => canSetIssueTimestamps(u, s.access),
   set_issue_updated_at: (u, s) => canSetIssueTimestamps(u, s.access),
   set_note_created_at: (u, s) => canSetNoteTimestamps(u, s.access),
@@ -288,6 +331,18 @@ const NOTE_RULES: Rules<NoteSubject> = {
   resolve_note: (u, s) => canResolveNote(u, s.project, s.access, s.noteable, s.note),
 };
 
+const PROJECT_SNIPPET_RULES: Rules<ProjectSnippetSubject> = {
+  read_project_snippet: (u, s) => projectSnippetCan(u, s.project, s.access, s.snippet, 'read_project_snippet'),
+  update_project_snippet: (u, s) => projectSnippetCan(u, s.project, s.access, s.snippet, 'update_project_snippet'),
+  admin_project_snippet: (u, s) => projectSnippetCan(u, s.project, s.access, s.snippet, 'admin_project_snippet'),
+  create_note: (u, s) => canCreateNote(u, s.project, s.access, snippetNoteable(u, s)),
+  award_emoji: (u, s) => canAward(u, s.project, s.access, snippetNoteable(u, s)),
+};
+
+function snippetNoteable(user: UserRow | null, s: ProjectSnippetSubject): NoteableFacts {
+  return { readable: projectSnippetCan(user, s.project, s.access, s.snippet, 'read_project_snippet'), discussionLocked: false };
+}
+
 const AWARD_RULES: Rules<AwardSubject> = {
   destroy_award_emoji: (u, s) => canRemoveAward(u, s.award),
 };
@@ -303,6 +358,9 @@ export function can(user: UserRow | null, subject: GroupMemberSubject, ability: 
 export function can(user: UserRow | null, subject: ProjectMemberSubject, ability: ProjectMemberAbility): boolean;
 export function can(user: UserRow | null, subject: NamespaceSubject, ability: NamespaceAbility): boolean;
 export function can(user: UserRow | null, subject: GlobalSubject, ability: GlobalAbility): boolean;
+export function can(user: UserRow | null, subject: ProjectSnippetSubject, ability: OneProjectSnippetAbility): boolean;
+export function can(user: UserRow | null, subject: PersonalSnippetSubject, ability: PersonalSnippetAbility): boolean;
+export function can(user: UserRow | null, subject: ProjectAccessRequestSubject, ability: 'request_access'): boolean;
 export function can(user: null, subject: DeployKeyAccessSubject, ability: DeployKeyAccessAbility): boolean;
 export function can(user: UserRow | null, subject: DeployKeySubject, ability: DeployKeyAbility): boolean;
 export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
@@ -329,6 +387,12 @@ export function can(user: UserRow | null, subject: Subject, ability: Ability): b
       return projectMemberCan(user, subject.project, subject.access, subject.member, ability as ProjectMemberAbility);
     case 'namespace':
       return namespaceCan(user, subject, ability as NamespaceAbility);
+    case 'project_snippet':
+      return PROJECT_SNIPPET_RULES[ability as OneProjectSnippetAbility](user, subject);
+    case 'personal_snippet':
+      return personalSnippetCan(user, subject.snippet, ability as PersonalSnippetAbility);
+    case 'project_access_request':
+      return canRequestProjectAccess(user, subject.project, subject.access, subject.facts);
     case 'global':
       return globalCan(user, ability as GlobalAbility);
     case 'deploy_key_access':

@@ -8,7 +8,9 @@
 //   for admins, reporters and up, their author and assignees; issues enabled);
 // - a merge request, or a comment on one: the viewer may read the project's merge requests
 //   (or is its author or assignee);
-// - anything else (comments on snippets, ...): never.
+// - a project snippet's creation, or a comment on one: the viewer's snippet lists show it
+//   (policy/snippets.ts; 10.8 shows neither, Wharf records and shows both as the issue asks);
+// - anything else: never.
 // Admins see everything. Written as SQL so that a page of events is one query.
 // An event of no project (a destroyed project's) shows only to its author and admins.
 import type { Knex } from 'knex';
@@ -18,6 +20,7 @@ import { INTERNAL, PUBLIC, REPORTER } from './levels.js';
 import { isAdmin, isSignedInRegular } from './users.js';
 import { authorizedProjectIds, whereVisibleProjects } from './projects.js';
 import { whereConfidentialVisible } from './issues.js';
+import { snippetListed } from './snippets.js';
 
 const PUSHED = 5;
 const CREATED = 1;
@@ -64,6 +67,7 @@ export function whereVisibleEvents(q: Knex.QueryBuilder, db: Conn, user: UserRow
     w.orWhere(`${alias}.target_type`, 'Milestone');
     w.orWhere((issue) => issue.where(`${alias}.target_type`, 'Issue').whereExists(issueVisible(db, user, `${alias}.target_id`, projectAlias)));
     w.orWhere((mr) => mr.where(`${alias}.target_type`, 'MergeRequest').whereExists(mergeRequestVisible(db, user, `${alias}.target_id`, projectAlias)));
+    w.orWhere((sn) => sn.where(`${alias}.target_type`, 'Snippet').whereExists(snippetListed(db, user, `${alias}.target_id`, projectAlias)));
     w.orWhere((note) =>
       note.where(`${alias}.target_type`, 'Note').whereExists(
         db('notes as evn')
@@ -73,6 +77,7 @@ export function whereVisibleEvents(q: Knex.QueryBuilder, db: Conn, user: UserRow
             kind.where((i) => i.where('evn.noteable_type', 'Issue').whereExists(issueVisible(db, user, 'evn.noteable_id', projectAlias)));
             kind.orWhere((m) => m.where('evn.noteable_type', 'MergeRequest').whereExists(mergeRequestVisible(db, user, 'evn.noteable_id', projectAlias)));
             kind.orWhere((c) => c.where('evn.noteable_type', 'Commit').where((d) => whereReporterOrOpen(d, db, user, projectAlias)));
+            kind.orWhere((sn) => sn.where('evn.noteable_type', 'Snippet').whereExists(snippetListed(db, user, 'evn.noteable_id', projectAlias)));
           }),
       ),
     );

@@ -5,6 +5,7 @@ import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { INTERNAL, MASTER, NO_ACCESS, OWNER, PUBLIC } from './levels.js';
 import { isAdmin, isSignedInRegular } from './users.js';
 import { authorizedProjectIds, whereVisibleProjects } from './projects.js';
+import { canRequestGroupAccess } from './access_requests.js';
 
 /** The user's level on the group: the highest membership on it or any ancestor. */
 export async function groupLevel(db: Conn, user: UserRow | null, group: NamespaceRow): Promise<number> {
@@ -96,7 +97,8 @@ export type GroupAbility =
   | 'admin_group_member'
   | 'create_projects'
   | 'create_subgroup'
-  | 'read_group_members';
+  | 'read_group_members'
+  | 'request_access';
 
 /** What a group decision needs, loaded once: the user's level on it and whether they may read it. */
 export interface GroupFacts {
@@ -110,6 +112,8 @@ export interface GroupFacts {
 /** The group rule (policy-internal: callers outside policy/ use `can()` of can.ts). */
 export function groupCan(user: UserRow | null, facts: GroupFacts, ability: GroupAbility): boolean {
   if (ability === 'read_group') return facts.readable;
+  // Refused to admins too (GitLab's prevents): asked before their blanket yes.
+  if (ability === 'request_access') return canRequestGroupAccess(user, facts.group, facts.level);
   if (isAdmin(user)) return true;
   if (!user || user.state === 'blocked') return false;
   switch (ability) {

@@ -136,7 +136,9 @@ export type ProjectLevelAbility =
   | 'admin_label'
   | 'read_milestone'
   | 'admin_milestone'
-  | 'fork_project'; // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
+  | 'fork_project' // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
+  | 'read_pages'
+  | 'update_pages';
 
 const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   read_project: GUEST,
@@ -156,6 +158,8 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   read_milestone: GUEST,
   admin_milestone: DEVELOPER, // not reporter: GitLab 10.8's ProjectPolicy
   fork_project: REPORTER,
+  read_pages: MASTER, // pages domains: masters (archived projects refuse update_pages)
+  update_pages: MASTER,
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */

@@ -1,7 +1,8 @@
-// Award emoji on issues, merge requests and their notes (GitLab 10.8's Awardable and the
+// Award emoji on issues, merge requests, project snippets and their notes (GitLab 10.8's Awardable and the
 // AwardEmoji model). A name is normalised (aliases such as "+1" become "thumbsup"), then
 // validated as the model does: present, a known emoji, once per user and target. Awarding
-// marks the user's pending todos on the issue or merge request done, in the same transaction.
+// marks the user's pending todos on the issue or merge request done, in the same transaction
+// (snippets have none).
 // The caller has checked the permissions.
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
@@ -29,7 +30,7 @@ export async function findAward(db: Conn, target: Awardable, id: number): Promis
 }
 
 /** Awards `name` (normalised) to the target; the model's errors when it is not valid. */
-export async function createAward(db: Conn, target: Awardable, todoTarget: TodoTarget, user: UserRow, rawName: string): Promise<AwardResult> {
+export async function createAward(db: Conn, target: Awardable, todoTarget: TodoTarget | null, user: UserRow, rawName: string): Promise<AwardResult> {
   const name = normalizeEmojiName(rawName);
   try {
     return await insertAward(db, target, todoTarget, user, name);
@@ -40,7 +41,7 @@ export async function createAward(db: Conn, target: Awardable, todoTarget: TodoT
   }
 }
 
-async function insertAward(db: Conn, target: Awardable, todoTarget: TodoTarget, user: UserRow, name: string): Promise<AwardResult> {
+async function insertAward(db: Conn, target: Awardable, todoTarget: TodoTarget | null, user: UserRow, name: string): Promise<AwardResult> {
   return db.transaction(async (tx) => {
     const messages: string[] = [];
     if (name.trim() === '') messages.push("can't be blank");
@@ -54,7 +55,7 @@ async function insertAward(db: Conn, target: Awardable, todoTarget: TodoTarget, 
       .insert({ awardable_type: target.type, awardable_id: target.id, user_id: user.id, name, created_at: stamp, updated_at: stamp })
       .returning('id');
     const id: number = typeof row === 'object' ? row.id : row;
-    await markTodosDone(tx, user.id, todoTarget);
+    if (todoTarget) await markTodosDone(tx, user.id, todoTarget);
     return { award: (await tx('award_emoji').where({ id }).first()) as AwardRow };
   });
 }
@@ -67,9 +68,10 @@ export async function deleteAward(db: Conn, award: AwardRow): Promise<void> {
 
 /**
  * For the deletion of a project (inside its transaction, before the project row goes): the
- * award emoji of its issues and notes, which have no foreign key to cascade on.
+ * award emoji of its issues, notes and snippets, which have no foreign key to cascade on.
  */
 export async function deleteProjectAwards(tx: Conn, projectId: number): Promise<void> {
   await tx('award_emoji').where('awardable_type', 'Issue').whereIn('awardable_id', tx('issues').where({ project_id: projectId }).select('id')).delete();
   await tx('award_emoji').where('awardable_type', 'Note').whereIn('awardable_id', tx('notes').where({ project_id: projectId }).select('id')).delete();
+  await tx('award_emoji').where('awardable_type', 'Snippet').whereIn('awardable_id', tx('snippets').where({ project_id: projectId }).select('id')).delete();
 }

@@ -170,7 +170,7 @@ async function otherOwners(tx: Conn, member: MemberRow): Promise<number> {
  * request approved) or leaving (removed; `expired` when the membership had run out) is an
  * event of that member, except for the owner of a personal project. Groups record none.
  */
-async function recordMembershipEvent(tx: Conn, sourceType: 'project' | 'group', projectId: number, userId: number, action: 'joined' | 'left' | 'expired') {
+export async function recordMembershipEvent(tx: Conn, sourceType: 'project' | 'group', projectId: number, userId: number, action: 'joined' | 'left' | 'expired') {
   if (sourceType !== 'project') return;
   const owner = await tx('projects as p')
     .join('namespaces as n', 'n.id', 'p.namespace_id')

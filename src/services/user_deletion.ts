@@ -3,6 +3,7 @@
 // refused). Memberships and tokens go through the foreign keys. One transaction for the rows;
 // the projects' repositories are moved into the trash before it (journalled, under their
 // locks) and removed after it commits, or put back if it does not (repository_moves.ts).
+import { deleteSnippetsOfAuthor } from './snippets.js';
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
@@ -68,6 +69,8 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
     if (groups.length && !opts.hardDelete) throw new Conflict(SOLE_OWNER_MESSAGE);
     const personal: NamespaceRow[] = await tx('namespaces').where({ kind: 'user', owner_id: user.id });
     const roots = [...personal, ...groups];
+    // GitLab destroys a user's snippets (with their notes and award emoji) with them.
+    await deleteSnippetsOfAuthor(tx, user.id);
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
     await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
     await deleteKeysOfUsers(tx, [user.id]);

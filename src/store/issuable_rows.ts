@@ -5,7 +5,7 @@
 
 import type { AnyNoteableType, NoteType } from './note_kinds.js';
 
-export type AwardableType = 'Issue' | 'MergeRequest' | 'Note';
+export type AwardableType = 'Issue' | 'MergeRequest' | 'Note' | 'Snippet';
 
 export interface AwardRow {
   id: number;

@@ -1,6 +1,6 @@
-// The SSH server's host key: an Ed25519 key made on first start and kept beside the database
-// (`db/ssh_host_ed25519_key`, mode 0600, with its `.pub`), so clients see the same host on
-// every start and `known_hosts` keeps working. Several processes may start at once (worker
+// The SSH server's host key: an Ed25519 key made on first start and kept (`WHARF_SSH_HOST_KEY`,
+// by default `db/ssh_host_ed25519_key` beside the database, mode 0600, with its `.pub`), so
+// clients see the same host on every start and `known_hosts` keeps working. Several processes may start at once (worker
 // processes): the key is written to a private temporary file and linked into place, which
 // fails for all but the first; every process then reads the one that won. An unreadable key
 // stops the start (it is never silently replaced: clients would see a new host).
@@ -9,15 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import ssh2 from 'ssh2';
-import type { Config } from '../config.js';
 
-export const HOST_KEY_NAME = 'ssh_host_ed25519_key';
 
-/** Where the host key lives: beside the SQLite file, or in ./db with PostgreSQL. */
-export function hostKeyFile(config: Pick<Config, 'db'>): string {
-  const dir = /^postgres(ql)?:\/\//.test(config.db) ? path.resolve('db') : path.dirname(config.db);
-  return path.join(dir, HOST_KEY_NAME);
-}
 
 /** OpenSSH's SHA256 fingerprint of a public key blob, to tell users what to expect. */
 function sha256Fingerprint(blob: Buffer): string {

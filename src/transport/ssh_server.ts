@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
 import type { Connection, ServerChannel, Session } from 'ssh2';
 import type { Deps } from '../deps.js';
-import { hostKeyFile, loadHostKey } from './ssh_host_key.js';
+import { loadHostKey } from './ssh_host_key.js';
 import { actorOf, greetingName, identify, SSH_USER, type SshIdentity } from './ssh_auth.js';
 import { runExec, type SessionEnv } from './ssh_exec.js';
 
@@ -114,7 +114,7 @@ function serveConnection(deps: Deps, client: Connection): void {
 
 /** Starts the SSH server; resolves once it listens. */
 export async function startSshServer(deps: Deps, opts: SshServerOptions): Promise<SshServer> {
-  const hostKey = loadHostKey(hostKeyFile(deps.config), deps.log);
+  const hostKey = loadHostKey(deps.config.sshHostKey, deps.log);
   const clients = new Set<Connection>();
   const server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Wharf' }, (client) => {
     // Each step of the handshake is one small packet waiting for an answer: with Nagle's

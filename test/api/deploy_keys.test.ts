@@ -100,7 +100,7 @@ describe('Deploy keys API', function () {
       const inA = (await keys(a)).body.find((k: { key: string }) => k.key === k1.publicKey);
       expect(r.body).to.deep.equal({ ...inA, can_push: true });
       expect(inA.can_push).to.equal(false);
-      expect(await s.db('keys').where({ fingerprint: k1.fingerprint }).count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+      expect(Number((await s.db('keys').where({ fingerprint: k1.fingerprint }).count({ n: '*' }).first())?.n)).to.equal(1); // a string on PostgreSQL
     });
 
     it('refuses a key that exists only in projects the caller cannot reach, and a user’s key', async () => {

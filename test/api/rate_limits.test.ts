@@ -41,7 +41,7 @@ describe('Rate limits', function () {
 
   it('are off by default', async () => {
     for (let i = 0; i < 30; i++) expect((await s.get('/projects', { token: null })).status).to.equal(200);
-    expect(await s.db('rate_limit_counters').count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+    expect(Number((await s.db('rate_limit_counters').count({ n: '*' }).first())?.n)).to.equal(0); // a string on PostgreSQL
   });
 
   it('limit authenticated API requests per user', async () => {

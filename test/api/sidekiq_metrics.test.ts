@@ -96,7 +96,7 @@ describe('sidekiq metrics', function () {
     expect(mine[0].started_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     // A second Wharf process on the same database and repositories.
-    const worker = await ChildServer.start(s.dir, { WHARF_JOB_CONCURRENCY: '3', WHARF_JOB_POLL_MS: '100' });
+    const worker = await ChildServer.start(s.dir, { WHARF_DB: s.deps.config.db, WHARF_JOB_CONCURRENCY: '3', WHARF_JOB_POLL_MS: '100' });
     try {
       const id = await enqueueJob(s.db, 'noop', { sleepMs: 5_000 });
       await until('the worker to take the job', async () => (await s.db('jobs').where({ id }).first()).state === 'running');

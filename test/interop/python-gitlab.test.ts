@@ -48,7 +48,8 @@ describe('interop: python-gitlab 3.12', function () {
     if (probe.status !== 0) {
       throw new Error(`${PYTHON} cannot import gitlab (python-gitlab). Run \`make system-deps\` ` + `(apt-get install python3-gitlab).\n${probe.stderr}`);
     }
-    s = await bootServer();
+    // Pages on (WHARF_PAGES_HOST), so that the Pages domain managers have routes to speak to.
+    s = await bootServer({ WHARF_PAGES_HOST: 'pages.example.io' });
   });
   after(async () => s?.close());
 

@@ -37,7 +37,7 @@ class Wharf {
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
     this.child = spawn(process.execPath, [path.join(DIST, 'src/main.js')], {
-      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', WHARF_LOG_LEVEL: 'warn', WHARF_ROOT_TOKEN: ROOT_TOKEN, WHARF_EXTERNAL_URL: EXTERNAL_URL, ...env },
+      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', WHARF_SSH_PORT: '0', WHARF_LOG_LEVEL: 'warn', WHARF_ROOT_TOKEN: ROOT_TOKEN, WHARF_EXTERNAL_URL: EXTERNAL_URL, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.on('data', (d) => (this.log += d));

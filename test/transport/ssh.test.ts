@@ -76,7 +76,7 @@ describe('git over SSH', function () {
     });
 
     it('keeps its host key under db/, mode 0600 (the client checks it strictly)', () => {
-      const file = path.join(s.dir, 'db', 'ssh_host_ed25519_key');
+      const file = s.deps.config.sshHostKey;
       expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
       expect(fs.readFileSync(file, 'utf8')).to.contain('BEGIN OPENSSH PRIVATE KEY');
     });

@@ -21,7 +21,7 @@ export function sshClient(s: TestServer): SshClient {
   const port = s.running.ssh!.port;
   const dir = tempDir('wharf-ssh-client-');
   const knownHosts = path.join(dir, 'known_hosts');
-  const pub = fs.readFileSync(path.join(s.dir, 'db', 'ssh_host_ed25519_key.pub'), 'utf8').trim();
+  const pub = fs.readFileSync(`${s.deps.config.sshHostKey}.pub`, 'utf8').trim();
   fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${pub}\n`);
   const options = (key: string | null) => [
     '-F', '/dev/null',

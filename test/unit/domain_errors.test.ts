@@ -11,6 +11,7 @@ const cases: [domain.DomainError, number, unknown][] = [
   [new domain.NotFound('Project'), 404, { message: '404 Project Not Found' }],
   [new domain.NotFound(), 404, { message: '404 Not Found' }],
   [new domain.RecordNotFound(), 404, { message: '404 Not found' }],
+  [new domain.Missing('Tag does not exist'), 404, { message: 'Tag does not exist' }],
   [new domain.Invalid(fields), 400, { message: fields }],
   [new domain.Rejected('Branch name is invalid'), 400, { message: 'Branch name is invalid' }],
   [new domain.StaleFile('You are attempting to update a file that has changed since you started editing it.'), 400,
