@@ -112,6 +112,29 @@ describe('Every documented parameter is kept (round trips)', () => {
     });
   });
 
+  it('project snippets: create and update', async () => {
+    const raw = (id: number) => s.get(`/projects/${project.id}/snippets/${id}/raw`, { token: dev.token });
+    const sn = await roundTrip(s, {
+      name: 'POST snippet', method: 'POST', path: `/projects/${project.id}/snippets`, token: dev.token,
+      params: { title: 'snip', file_name: 'a.rb', code: 'puts 1', description: 'a snippet', visibility: 'internal' },
+      readBack: (w) => `/projects/${project.id}/snippets/${w.id}`,
+      checkedBy: {
+        code: async (w) => expect((await raw(w.id)).text).to.equal('puts 1'),
+        // 10.8's Snippet entity shows no visibility: the stored level (internal = 10).
+        visibility: async (w) => expect((await s.db('snippets').where({ id: w.id }).first()).visibility_level).to.equal(10),
+      },
+    });
+    await roundTrip(s, {
+      name: 'PUT snippet', method: 'PUT', path: `/projects/${project.id}/snippets/${sn.id}`, token: dev.token,
+      params: { title: 'snap', file_name: 'b.rb', code: 'puts 2', description: 'changed', visibility: 'private' },
+      readBack: (w) => `/projects/${project.id}/snippets/${w.id}`,
+      checkedBy: {
+        code: async (w) => expect((await raw(w.id)).text).to.equal('puts 2'),
+        visibility: async (w) => expect((await s.db('snippets').where({ id: w.id }).first()).visibility_level).to.equal(0),
+      },
+    });
+  });
+
   it('groups: create and update', async () => {
     const g = await roundTrip(s, {
       name: 'POST group', method: 'POST', path: '/groups',
