@@ -10,6 +10,7 @@ import { parseBody } from './http/body.js';
 import { RACK_QUERY } from './http/params.js';
 import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
+import { avatarFiles } from './api/avatar_files.js';
 import { matchTakesBody, mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
 import { monitoringRouter } from './api/monitoring.js';
@@ -42,6 +43,7 @@ export function buildApp(deps: Deps): Koa {
   const api = apiRouter(deps);
   const apiRoutes = api.routes();
   const auth = apiThrottle(deps, authenticate(deps)); // rate limits around who is asking
+  app.use(avatarFiles(deps, auth)); // uploaded avatars, at the paths avatar_url shows
   const sudo = resolveSudo(deps);
   const maxBytes = deps.config.maxBodyBytes;
   app.use(async (ctx, next) => {

@@ -22,6 +22,7 @@ import { createGroup, deleteGroup, updateGroup } from '../services/groups.js';
 import { groupSubjectOf } from './loaders.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { whereCustomAttributes, withCustomAttributes } from './group_custom_attributes.js';
+import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';
 
 const GROUP = { schema: 'Group' } as const;
 const DETAIL = { schema: 'GroupDetail' } as const;
@@ -104,7 +105,7 @@ export const groupRoutes: Route[] = [
     method: 'POST',
     path: '/groups',
     auth: 'user',
-    params: { name: p.string().required(), path: p.string().required(), parent_id: p.integer(), ...settingsSchema },
+    params: { name: p.string().required(), path: p.string().required(), parent_id: p.integer(), ...settingsSchema, ...avatarSchema },
     summary: 'Create a group (a subgroup with parent_id)',
     response: DETAIL,
     handler: async ({ deps, user, params: v }) => {
@@ -116,8 +117,9 @@ export const groupRoutes: Route[] = [
       } else if (!can(user, GLOBAL, 'create_group')) {
         throw forbidden();
       }
+      const avatar = await avatarOf(v);
       const group = await createGroup(deps, user, { name: v.name, path: v.path, parent, ...settings(v) });
-      return groupDetail(deps, user, group);
+      return groupDetail(deps, user, await attachAvatar(deps, 'group', group, avatar));
     },
   }),
 
@@ -138,12 +140,13 @@ export const groupRoutes: Route[] = [
     auth: 'user',
     load: 'group',
     ability: 'admin_group',
-    params: { name: p.string(), path: p.string(), ...settingsSchema },
+    params: { name: p.string(), path: p.string(), ...settingsSchema, ...avatarSchema },
     summary: 'Update a group',
     response: DETAIL,
     handler: async ({ deps, user, group, params: v }) => {
+      const avatar = await avatarOf(v);
       const updated = await updateGroup(deps, group, { ...given({ name: v.name, path: v.path }), ...settings(v) }, user);
-      return groupDetail(deps, user, updated);
+      return groupDetail(deps, user, await attachAvatar(deps, 'group', updated, avatar));
     },
   }),
 

@@ -4,7 +4,7 @@
 // filter them (a follow-up issue's description: api/issue_follow_up.ts).
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
-import { coerceDate, coerceInteger, p, Param, type Parsed, type Schema } from '../http/params.js';
+import { coerceInteger, p, Param, type Parsed, type Schema } from '../http/params.js';
 import { optionalId, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
 import { ISSUE_ORDERS, ISSUE_SCOPES, ISSUE_STATES, type IssueFilters } from '../finders/issues.js';
 import { issueReaders } from '../policy/issues.js';
@@ -15,16 +15,6 @@ const idList = () =>
   new Param<number[]>((raw) => {
     const list = Array.isArray(raw) ? raw : [raw];
     return list.filter((v) => v !== '' && v !== null).map((v) => coerceInteger(v));
-  });
-
-/** GitLab takes due_date as a string and Rails casts what is not a date to nil. */
-const looseDate = () =>
-  new Param<string | null>((raw) => {
-    try {
-      return coerceDate(raw);
-    } catch {
-      return null;
-    }
   });
 
 export const ISSUE_LIST_PARAMS = {
@@ -42,7 +32,8 @@ export const ISSUE_EDIT_PARAMS = {
   assignee_id: optionalId(),
   milestone_id: optionalId(),
   labels: p.string(),
-  due_date: looseDate(),
+  // A string Rails 4.2 casts to the date column: what it cannot read is nil.
+  due_date: p.castDate(),
   confidential: p.boolean(),
   discussion_locked: p.boolean(),
 } satisfies Schema;

@@ -9,7 +9,7 @@ import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
 import type { MemberRow, UserRow } from '../store/rows.js';
 import { forbidden, recordNotFound } from '../http/errors.js';
-import { coerceDateTime, coerceString, p, Param } from '../http/params.js';
+import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can, type GroupSubject } from '../policy/can.js';
@@ -19,12 +19,8 @@ import { presentMember, presentMembers } from './present_people.js';
 import { addMember, removeMember, updateMember, type MemberGuard } from '../services/members.js';
 import type { LoadedProject } from './loaders.js';
 
-/** A date, or a full timestamp of which the date as written is kept (GitLab stores a date). */
-const expiresAt = () =>
-  new Param<string>((raw) => {
-    coerceDateTime(raw);
-    return coerceString(raw).trim().slice(0, 10);
-  });
+/** A DateTime parameter stored in a date column: the date as written, in its own offset. */
+const expiresAt = () => p.datetimeAsDate();
 
 const MEMBER = { schema: 'Member' } as const;
 const userId = { user_id: p.integer().required() };

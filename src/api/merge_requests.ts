@@ -162,8 +162,9 @@ export const mergeRequestRoutes: Route[] = [
       if (v.title !== undefined && v.title !== null) input.title = v.title;
       if (v.target_branch !== undefined && v.target_branch !== null) input.targetBranch = v.target_branch;
       if (v.state_event) input.stateEvent = v.state_event as 'close' | 'reopen';
-      // `remove_source_branch` counts only when true (the API checks `.present?`).
-      if (v.remove_source_branch) input.forceRemoveSourceBranch = true;
+      // 10.8 renamed `remove_source_branch` only when `.present?` (true); a false was left
+      // under a name the model has no attribute for (an error, not a change). Both are kept.
+      if (v.remove_source_branch !== undefined && v.remove_source_branch !== null) input.forceRemoveSourceBranch = v.remove_source_branch;
       const updated = await updateMergeRequest(deps, loaded.project, mr, user, input, { createLabels: canOnProject('admin_label') });
       return renderOne(deps, updated, user);
     },

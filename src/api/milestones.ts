@@ -5,7 +5,7 @@
 // that is not the project's answers `404 Not found` (a failed `find`).
 import { route, type Route } from './route.js';
 import { recordNotFound } from '../http/errors.js';
-import { coerceDate, p, Param } from '../http/params.js';
+import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Conn } from '../store/db.js';
 import { milestoneEntity } from '../entities/milestone.js';
@@ -18,7 +18,8 @@ import { presentMergeRequestList } from './present_merge_requests.js';
 import { storableId } from '../store/stored_values.js';
 
 /** A `YYYY-MM-DD` date; empty clears it (Rails casts "" to nil). */
-const dateParam = () => new Param<string | null>((raw) => (raw === '' ? null : coerceDate(raw)));
+/** 10.8 declares the dates as strings and Rails 4.2 casts them to the date columns: what it cannot read is nil. */
+const dateParam = () => p.castDate();
 
 const ITEM = '/projects/:id/milestones/:milestone_id';
 const MILESTONE = { schema: 'Milestone' } as const;

@@ -11,6 +11,7 @@ import type { Deps } from '../deps.js';
 import { route, type Route } from './route.js';
 import { ApiError, forbidden, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
+import { railsTime } from '../http/date_casts.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { NOTED_KINDS, noteSubject, readableNoteable, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
@@ -45,9 +46,8 @@ async function render(deps: Deps, note: NoteRow, noteable: NotedObject) {
 
 /** A datetime as Rails would cast it for created_at; undefined when it is not one. */
 export function looseTime(raw: unknown): string | undefined {
-  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  const ms = Date.parse(raw);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+  if (typeof raw !== 'string') return undefined;
+  return railsTime(raw) ?? undefined;
 }
 
 const WHAT: Record<NotedKind, string> = { issues: 'an issue', merge_requests: 'a merge request', snippets: 'a project snippet' };

@@ -33,7 +33,8 @@ type SettingsInput = { [K in keyof typeof settingsSchema]?: unknown };
 export function toSettings(values: SettingsInput): ProjectSettings {
   const { public_builds: publicBuilds, public_jobs: publicJobs, ...rest } = values;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (v !== undefined) out[k] = v;
+  // The avatar file is stored apart (api/avatar_params.ts), never a column.
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined && k !== 'avatar') out[k] = v;
   const pj = publicJobs ?? publicBuilds;
   if (pj !== undefined) out.public_jobs = pj;
   return out as ProjectSettings;

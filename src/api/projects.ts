@@ -19,6 +19,7 @@ import { userBasic } from '../entities/user.js';
 import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
 import { storableId } from '../store/stored_values.js';
+import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';
 
 const PROJECT = { schema: 'Project' } as const;
 
@@ -27,16 +28,17 @@ export const projectRoutes: Route[] = [
     method: 'POST',
     path: '/projects',
     auth: 'user',
-    params: { name: p.string(), path: p.string(), namespace_id: p.integer(), import_url: p.string(), ...settingsSchema },
+    params: { name: p.string(), path: p.string(), namespace_id: p.integer(), import_url: p.string(), ...settingsSchema, ...avatarSchema },
     rules: { atLeastOneOf: ['name', 'path'] },
     summary: 'Create a project (in your namespace or a group you may create projects in)',
     response: PROJECT,
     handler: async ({ deps, user, params: v }) => {
+      const avatar = await avatarOf(v);
       const project = await createProject(deps, user, {
         ...toSettings(v),
         ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), namespace_id: v.namespace_id, import_url: v.import_url }),
       });
-      return presentProject(deps, user, project, { view: 'project', canAdmin: true });
+      return presentProject(deps, user, await attachAvatar(deps, 'project', project, avatar), { view: 'project', canAdmin: true });
     },
   }),
 
@@ -51,17 +53,19 @@ export const projectRoutes: Route[] = [
       namespace_id: p.integer(),
       import_url: p.string(),
       ...settingsSchema,
+      ...avatarSchema,
     },
     summary: 'Create a project for another user (admins)',
     response: PROJECT,
     handler: async ({ deps, user: admin, path, params: v }) => {
       const owner = /^\d+$/.test(path.user_id) ? await findUserById(deps.db, path.user_id) : undefined;
       if (!owner) throw notFound('User');
+      const avatar = await avatarOf(v);
       const project = await createProject(deps, owner, {
         ...toSettings(v),
         ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), namespace_id: v.namespace_id, import_url: v.import_url, default_branch: v.default_branch }),
       });
-      return presentProject(deps, admin, project, { view: 'project', canAdmin: true });
+      return presentProject(deps, admin, await attachAvatar(deps, 'project', project, avatar), { view: 'project', canAdmin: true });
     },
   }),
 
@@ -96,18 +100,19 @@ export const projectRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'admin_project',
-    params: { name: p.string(), path: p.string(), default_branch: p.string(), ...settingsSchema },
+    params: { name: p.string(), path: p.string(), default_branch: p.string(), ...settingsSchema, ...avatarSchema },
     rules: { atLeastOneOf: UPDATE_ATTRIBUTES },
     summary: "Update a project's settings, name, path or default branch",
     response: PROJECT,
     handler: async ({ deps, user, project, authorize, params: v }) => {
       if (v.name !== undefined && v.name !== '') authorize('rename_project');
       if (v.visibility !== undefined) authorize('change_visibility_level');
+      const avatar = await avatarOf(v);
       const updated = await updateProject(deps, project, {
         ...toSettings(v),
         ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), default_branch: v.default_branch }),
       }, user);
-      return presentProject(deps, user, updated, { view: 'project', canAdmin: true });
+      return presentProject(deps, user, await attachAvatar(deps, 'project', updated, avatar), { view: 'project', canAdmin: true });
     },
   }),
 

@@ -14,7 +14,7 @@ export const profileSchema = {
   website_url: p.string(),
   organization: p.string(),
   projects_limit: p.wideInteger(), // the model answers a value beyond its range (user_validation.ts)
-  // Accepted for compatibility; Wharf keeps no external identities.
+  // An external identity, kept and shown to admins and the user (services/identities.ts).
   extern_uid: p.string(),
   provider: p.string(),
   bio: p.string(),
@@ -22,6 +22,8 @@ export const profileSchema = {
   admin: p.boolean(),
   can_create_group: p.boolean(),
   external: p.boolean(),
+  // Stored and served as the user's avatar_url (api/avatar_params.ts).
+  avatar: p.file(),
 };
 
 export const customAttributesSchema = {

@@ -18,6 +18,8 @@ import { presentUser, presentUsers } from './present_users.js';
 import { can, GLOBAL } from '../policy/can.js';
 import { isAdmin } from '../policy/users.js';
 import { createUser, setUserState, updateUser } from '../services/users.js';
+import type { IdentityInput } from '../services/identities.js';
+import { attachAvatar, avatarOf } from './avatar_params.js';
 import { deleteUser } from '../services/user_deletion.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { createRules, createSchema, customAttributesSchema, listRules, listSchema, updateRules, updateSchema } from './user_params.js';
@@ -73,7 +75,7 @@ export const userRoutes: Route[] = [
         blocked: v.blocked,
         external: v.external,
         hideExternal: !admin,
-        externalIdentity: byIdentity,
+        externalIdentity: byIdentity ? { provider: v.provider!, externUid: v.extern_uid! } : undefined,
         createdAfter: admin ? v.created_after : undefined,
         createdBefore: admin ? v.created_before : undefined,
         twoFactor: admin && typeof twoFactor === 'string' ? twoFactor : undefined,
@@ -110,6 +112,7 @@ export const userRoutes: Route[] = [
     summary: 'Create a user',
     response: { schema: 'UserPublic' },
     handler: async ({ deps, params: v }) => {
+      const avatar = await avatarOf(v);
       const user = await createUser(deps, {
         ...profile(v),
         email: v.email,
@@ -118,8 +121,9 @@ export const userRoutes: Route[] = [
         password: v.password,
         resetPassword: v.reset_password,
         skipConfirmation: v.skip_confirmation,
+        identity: identityOf(v),
       });
-      return presentUser(deps.db, deps.urls, user, 'public');
+      return presentUser(deps.db, deps.urls, await attachAvatar(deps, 'user', user, avatar), 'public');
     },
   }),
 
@@ -133,11 +137,13 @@ export const userRoutes: Route[] = [
     summary: 'Update a user',
     response: { schema: 'UserPublic' },
     handler: async ({ deps, target, params: v }) => {
+      const avatar = await avatarOf(v);
       const updated = await updateUser(deps, target, {
         ...profile(v),
         ...given({ email: blankIfNull(v.email), username: blankIfNull(v.username), name: blankIfNull(v.name), password: blankIfNull(v.password) }),
+        identity: identityOf(v),
       });
-      return presentUser(deps.db, deps.urls, updated, 'public');
+      return presentUser(deps.db, deps.urls, await attachAvatar(deps, 'user', updated, avatar), 'public');
     },
   }),
 
@@ -169,7 +175,13 @@ export const userRoutes: Route[] = [
   ...customAttributeRoutes('users'),
 ];
 
-/** The optional profile attributes a request gave (external identities are not kept). */
+/** The external identity a request gave: `provider` and `extern_uid` come together (all_or_none_of). */
+function identityOf(v: { provider?: string | null; extern_uid?: string | null }): IdentityInput | undefined {
+  if (v.provider === undefined && v.extern_uid === undefined) return undefined;
+  return { provider: v.provider ?? '', externUid: v.extern_uid ?? '' };
+}
+
+/** The optional profile attributes a request gave (the external identity: identityOf). */
 function profile(v: {
   skype?: string; linkedin?: string; twitter?: string; website_url?: string; organization?: string; projects_limit?: number;
   bio?: string; location?: string; admin?: boolean; can_create_group?: boolean; external?: boolean;

@@ -15,7 +15,7 @@ export function groupEntity(urls: Urls, g: NamespaceRow, statistics?: GroupStati
     description: g.description,
     visibility: visibilityName(g.visibility_level),
     lfs_enabled: !!g.lfs_enabled,
-    avatar_url: g.avatar_url,
+    avatar_url: urls.avatar(g.avatar_url),
     request_access_enabled: !!g.request_access_enabled,
     full_name: g.full_name,
     full_path: g.full_path,

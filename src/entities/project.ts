@@ -49,7 +49,7 @@ function basicDetails(urls: Urls, p: BasicFields) {
     ssh_url_to_repo: urls.sshRepo(path),
     http_url_to_repo: urls.httpRepo(path),
     web_url: urls.web(path),
-    avatar_url: p.avatar_url,
+    avatar_url: urls.avatar(p.avatar_url),
     star_count: p.star_count,
     forks_count: p.forks_count,
     last_activity_at: p.last_activity_at,

@@ -2,22 +2,30 @@
 import crypto from 'node:crypto';
 import type { Urls } from '../http/urls.js';
 import type { UserRow } from '../store/rows.js';
+import type { IdentityView } from '../store/extras.js';
 
+/** Gravatar URLs by host and identifier (an MD5 per user shown is measurable on big lists). */
 const gravatars = new Map<string, string>();
 
 /**
- * A user's own avatar, or the avatar service's picture for their email (GitLab's default);
- * none when the `gravatar_enabled` setting is off.
+ * A user's own avatar, or the avatar service's picture for their email as 10.8's
+ * GravatarService builds it (size 40 at scale 2; the ssl_url when Wharf is served over https,
+ * the plain_url otherwise; the username when there is no e-mail); none when the
+ * `gravatar_enabled` setting is off.
  */
-export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'>, urls: Pick<Urls, 'gravatarEnabled'>): string | null {
-  if (user.avatar_url) return user.avatar_url;
+export function avatarUrl(user: Pick<UserRow, 'avatar_url' | 'email'> & { username?: string }, urls: Pick<Urls, 'gravatarEnabled' | 'avatar' | 'base'>): string | null {
+  if (user.avatar_url) return urls.avatar(user.avatar_url);
   if (!urls.gravatarEnabled) return null;
-  let url = gravatars.get(user.email);
+  const identifier = user.email?.trim() || user.username?.trim();
+  if (!identifier) return null;
+  const host = urls.base.startsWith('https:') ? 'https://secure.gravatar.com' : 'https://www.gravatar.com';
+  const key = `${host} ${identifier}`;
+  let url = gravatars.get(key);
   if (url === undefined) {
-    const hash = crypto.createHash('md5').update(user.email.trim().toLowerCase()).digest('hex');
-    url = `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+    const hash = crypto.createHash('md5').update(identifier.toLowerCase()).digest('hex');
+    url = `${host}/avatar/${hash}?s=80&d=identicon`;
     if (gravatars.size >= 10_000) gravatars.clear();
-    gravatars.set(user.email, url);
+    gravatars.set(key, url);
   }
   return url;
 }
@@ -54,7 +62,7 @@ export function userEntity(u: UserRow, urls: Urls) {
  * What a user sees of themselves (and admins of anyone). `personalProjects` is the number of
  * projects in the user's namespace: `can_create_project` is whether the limit leaves room.
  */
-export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
+export function userPublic(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
   return {
     ...userEntity(u, urls),
     last_sign_in_at: u.last_sign_in_at,
@@ -65,7 +73,7 @@ export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
     color_scheme_id: u.color_scheme_id,
     projects_limit: u.projects_limit,
     current_sign_in_at: u.current_sign_in_at,
-    identities: [] as { provider: string; extern_uid: string }[],
+    identities,
     can_create_group: !!u.can_create_group,
     can_create_project: u.projects_limit - personalProjects > 0,
     two_factor_enabled: false,
@@ -73,8 +81,8 @@ export function userPublic(u: UserRow, urls: Urls, personalProjects = 0) {
   };
 }
 
-export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0) {
-  return { ...userPublic(u, urls, personalProjects), is_admin: !!u.admin };
+export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
+  return { ...userPublic(u, urls, personalProjects, identities), is_admin: !!u.admin };
 }
 
 /** basic = UserBasic, user = User, public = UserPublic (yourself), admin = UserWithAdmin. */
@@ -84,10 +92,17 @@ export type UserView = 'basic' | 'user' | 'public' | 'admin';
  * A user in one view. `personalProjects` (public and admin views) and `customAttributes`
  * (when an admin asked for them) are loaded beforehand (finders/users.ts).
  */
-export function userInView(u: UserRow, urls: Urls, view: UserView, personalProjects = 0, customAttributes?: { key: string; value: string }[]) {
+export function userInView(
+  u: UserRow,
+  urls: Urls,
+  view: UserView,
+  personalProjects = 0,
+  customAttributes?: { key: string; value: string }[],
+  identities: IdentityView[] = [],
+) {
   const body =
-    view === 'admin' ? userWithAdmin(u, urls, personalProjects)
-    : view === 'public' ? userPublic(u, urls, personalProjects)
+    view === 'admin' ? userWithAdmin(u, urls, personalProjects, identities)
+    : view === 'public' ? userPublic(u, urls, personalProjects, identities)
     : view === 'user' ? userEntity(u, urls)
     : userBasic(u, urls);
   return customAttributes ? { ...body, custom_attributes: customAttributes } : body;

@@ -4,6 +4,7 @@ import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
 import { storableId, storableText } from '../store/stored_values.js';
+import type { IdentityView } from '../store/extras.js';
 
 /** Digits are an id; anything else a username (case-insensitive). */
 export async function findUserByIdOrUsername(db: Conn, idOrUsername: string): Promise<UserRow | undefined> {
@@ -39,8 +40,8 @@ export interface UserFilters {
   createdBefore?: string;
   /** Nobody has two-factor authentication in Wharf: `enabled` finds no one. */
   twoFactor?: string;
-  /** `extern_uid` + `provider`: Wharf keeps no external identities, so this finds no one. */
-  externalIdentity?: boolean;
+  /** `extern_uid` + `provider` (admins): the user holding that identity (extern_uid without case). */
+  externalIdentity?: { provider: string; externUid: string };
   customAttributes?: Record<string, string>;
   /** Explicit order (admins); otherwise id descending, or search relevance when searching. */
   order?: { by: UserOrder; sort: 'asc' | 'desc' };
@@ -63,7 +64,10 @@ export function usersQuery(db: Conn, f: UserFilters): Knex.QueryBuilder {
   }
   if (f.blocked) q.where('users.state', 'blocked');
   if (f.active) q.where('users.state', 'active');
-  if (f.externalIdentity) q.whereRaw('1 = 0');
+  if (f.externalIdentity) {
+    const { provider, externUid } = f.externalIdentity;
+    q.whereIn('users.id', db('identities').where('provider', provider).whereRaw('lower(extern_uid) = ?', [externUid.toLowerCase()]).select('user_id'));
+  }
   if (f.hideExternal) q.where('users.external', false);
   else if (f.external) q.where('users.external', true);
   if (f.twoFactor === 'enabled') q.whereRaw('1 = 0');
@@ -104,6 +108,24 @@ export async function personalProjectCounts(db: Conn, userIds: number[]): Promis
     .groupBy('n.owner_id')
     .select('n.owner_id', db.raw('count(p.id) as n'));
   for (const r of rows) out.set(r.owner_id, Number(r.n));
+  return out;
+}
+
+export type { IdentityView };
+
+/** Each user's external identities (UserPublic's `identities`), in the order they were added. */
+export async function userIdentities(db: Conn, userIds: number[]): Promise<Map<number, IdentityView[]>> {
+  const out = new Map<number, IdentityView[]>();
+  if (!userIds.length) return out;
+  const rows: { user_id: number; provider: string; extern_uid: string | null }[] = await db('identities')
+    .whereIn('user_id', userIds)
+    .orderBy('id')
+    .select('user_id', 'provider', 'extern_uid');
+  for (const r of rows) {
+    const list = out.get(r.user_id) ?? [];
+    list.push({ provider: r.provider, extern_uid: r.extern_uid });
+    out.set(r.user_id, list);
+  }
   return out;
 }
 

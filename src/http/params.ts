@@ -11,6 +11,7 @@
 import type Koa from 'koa';
 import type { IParseOptions } from 'qs';
 import { paramError } from './errors.js';
+import { grapeDate, grapeDateTime, grapeDateTimeLocalDate, railsDate, railsTime } from './date_casts.js';
 
 /** Bracketed keys (`iids[]=1`, `custom_attributes[k]=v`) as Rack reads them, for queries and form bodies; no dotted keys. */
 export const RACK_QUERY: IParseOptions = { depth: 5, arrayLimit: 1000, parameterLimit: 10000, allowDots: false };
@@ -146,33 +147,67 @@ export const coerceString: Coerce<string> = (raw) => {
   return s;
 };
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
+/**
+ * Grape's `type: Date`: Date.parse of the text (date_casts.ts reads it as Ruby does: "2020-01-01",
+ * "Jan 1 2020", "2020-01-01T10:00Z", "20200101", ...), as `YYYY-MM-DD`; what Ruby cannot read
+ * "is invalid".
+ */
 export const coerceDate: Coerce<string> = (raw) => {
-  const s = coerceString(raw).trim();
-  const m = DATE.exec(s);
-  if (!m) throw new Invalid();
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  if (d.getUTCMonth() !== +m[2] - 1 || d.getUTCDate() !== +m[3]) throw new Invalid();
-  return s;
+  const date = grapeDate(coerceString(raw));
+  if (date === null) throw new Invalid();
+  return date;
 };
 
-/** Any ISO 8601 timestamp (or a bare date); normalised to the API's UTC format. */
+/** Grape's `type: DateTime`: DateTime.parse of the text, as the API's ISO 8601 UTC instant. */
 export const coerceDateTime: Coerce<string> = (raw) => {
-  const s = coerceString(raw).trim();
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) throw new Invalid();
-  const t = Date.parse(s.replace(' ', 'T'));
-  if (Number.isNaN(t)) throw new Invalid();
-  return new Date(t).toISOString();
+  const time = grapeDateTime(coerceString(raw));
+  if (time === null) throw new Invalid();
+  return time;
+};
+
+/** A `type: DateTime` parameter stored in a date column: the date as written in its own offset. */
+export const coerceDateTimeToDate: Coerce<string> = (raw) => {
+  const date = grapeDateTimeLocalDate(coerceString(raw));
+  if (date === null) throw new Invalid();
+  return date;
+};
+
+/**
+ * A `type: String` parameter that GitLab hands to a date column (issue due_date, milestone
+ * due_date and start_date): Rails 4.2 casts it, and what it cannot read becomes nil, silently.
+ * Never refused; null clears the date.
+ */
+export const coerceStringToDate: Coerce<string | null> = (raw) => (raw === null ? null : railsDate(coerceString(raw)));
+
+/** A `type: String` parameter GitLab hands to a datetime column (a note's created_at): null when unreadable. */
+export const coerceStringToTime: Coerce<string | null> = (raw) => (raw === null ? null : railsTime(coerceString(raw)));
+
+/** A file of a multipart body as http/body.ts leaves it on disk (its UploadedFile). */
+export interface FileParam {
+  filename: string;
+  mimetype: string;
+  path: string;
+  size: number;
+}
+
+/** Grape's `type: File`: a file part of a multipart body; any other value "is invalid". */
+export const coerceFile: Coerce<FileParam> = (raw) => {
+  const f = raw as Partial<FileParam> | null;
+  if (!f || typeof f !== 'object' || typeof f.path !== 'string' || typeof f.filename !== 'string' || typeof f.size !== 'number') throw new Invalid();
+  return f as FileParam;
 };
 
 valueSchemas.set(coerceBoolean, { type: 'boolean' });
+valueSchemas.set(coerceFile, { type: 'string', format: 'binary' });
 valueSchemas.set(coerceInteger, { type: 'integer' });
 valueSchemas.set(coerceString, { type: 'string' });
 valueSchemas.set(coerceAnyString, { type: 'string' });
 valueSchemas.set(coerceWideInteger, { type: 'integer' });
 valueSchemas.set(coerceDate, { type: 'string', format: 'date' });
 valueSchemas.set(coerceDateTime, { type: 'string', format: 'date-time' });
+valueSchemas.set(coerceDateTimeToDate, { type: 'string', format: 'date-time' });
+valueSchemas.set(coerceStringToDate, { type: ['string', 'null'], format: 'date' });
+valueSchemas.set(coerceStringToTime, { type: ['string', 'null'], format: 'date-time' });
 
 export const p = {
   string: () => new Param<string>(coerceString),
@@ -185,6 +220,13 @@ export const p = {
   boolean: () => new Param<boolean>(coerceBoolean),
   date: () => new Param<string>(coerceDate),
   datetime: () => new Param<string>(coerceDateTime),
+  file: () => new Param<FileParam>(coerceFile),
+  /** A DateTime kept as a date (a member's expires_at). */
+  datetimeAsDate: () => new Param<string>(coerceDateTimeToDate),
+  /** A string Rails casts to a date column: null when unreadable (see coerceStringToDate). */
+  castDate: () => new Param<string | null>(coerceStringToDate),
+  /** A string Rails casts to a datetime column: null when unreadable. */
+  castTime: () => new Param<string | null>(coerceStringToTime),
   /** `name[]=a&name[]=b`, a JSON array, or one bare value taken as a one-element array. */
   array<T>(item: Param<T, boolean>): Param<T[]> {
     const param = new Param<T[]>((raw) => {
@@ -247,11 +289,14 @@ function isBlank(v: unknown): boolean {
   return v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
 }
 
-/** Every parameter the request carries: query string first, then the body. */
+/** Every parameter the request carries: query string first, then the body, then its files (the first of each name). */
 export function rawParams(ctx: Koa.Context): Record<string, unknown> {
   const body = (ctx.request as unknown as { body?: unknown }).body;
   const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  return { ...(ctx.state.query as Record<string, unknown>), ...fromBody };
+  const files = (ctx.request as unknown as { files?: Record<string, FileParam[]> }).files ?? {};
+  const fromFiles: Record<string, FileParam> = {};
+  for (const [name, list] of Object.entries(files)) if (list.length) fromFiles[name] = list[0];
+  return { ...(ctx.state.query as Record<string, unknown>), ...fromBody, ...fromFiles };
 }
 
 /** Coerces and checks `schema` against the request; throws the 400 on any failure. */

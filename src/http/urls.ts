@@ -39,6 +39,11 @@ export class Urls {
     return `${this.sshPrefix}${fullPath}.git`;
   }
 
+  /** An avatar_url as stored: an uploaded avatar's path made absolute (services/avatars.ts). */
+  avatar(stored: string | null): string | null {
+    return stored && stored.startsWith('/') ? `${this.base}${stored}` : stored;
+  }
+
   apiProject(id: number, suffix = ''): string {
     return `${this.api}/projects/${id}${suffix}`;
   }

@@ -14,6 +14,7 @@ import { settingsOf } from './application_settings.js';
 import { generateToken } from './tokens.js';
 import { normaliseEmail, userErrors, type UserAttributes } from './user_validation.js';
 import { namespaceDir } from './namespace_dirs.js';
+import { checkIdentity, saveIdentity, type IdentityInput } from './identities.js';
 import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from './repository_moves.js';
 import { systemUserEvent } from './system_hook_events.js';
 
@@ -83,9 +84,11 @@ export interface CreateUserInput extends UserAttributes, UserFlags {
   resetPassword?: boolean;
   /** Mark the account confirmed; otherwise `confirmed_at` stays null. */
   skipConfirmation?: boolean;
+  /** An external identity (`provider` and `extern_uid`). */
+  identity?: IdentityInput;
 }
 
-export type UpdateUserInput = Partial<UserAttributes> & UserFlags;
+export type UpdateUserInput = Partial<UserAttributes> & UserFlags & { identity?: IdentityInput };
 
 const PROFILE_FIELDS = ['skype', 'linkedin', 'twitter', 'website_url', 'organization', 'bio', 'location'] as const;
 
@@ -156,6 +159,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
   try {
     return await deps.db.transaction(async (tx) => {
       await check(tx, null, attrs, true);
+      if (input.identity) await checkIdentity(tx, null, input.identity);
       const created = await insertUser(tx, {
         username: input.username,
         email: attrs.email!,
@@ -171,6 +175,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
           projects_limit: external ? 0 : (input.projects_limit ?? settings.default_projects_limit),
         },
       });
+      if (input.identity) await saveIdentity(tx, created.id, input.identity);
       await systemUserEvent(tx, created, 'create'); // system hooks (issue #20)
       return created;
     });
@@ -211,6 +216,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
   const email = input.email === undefined ? undefined : normaliseEmail(input.email);
   const attrs: UserAttributes = { ...input, email };
   await check(deps.db, user.id, attrs, false);
+  if (input.identity) await checkIdentity(deps.db, user.id, input.identity);
 
   const changes = updateColumns(user, input, email, (await settingsOf(deps)).default_projects_limit);
   if (input.password !== undefined) changes.password_digest = await hashPassword(input.password);
@@ -218,6 +224,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
   const writeRows = () =>
     deps.db.transaction(async (tx) => {
       await check(tx, user.id, attrs, false);
+      if (input.identity) await saveIdentity(tx, user.id, input.identity);
       const stamp = now();
       await tx('users')
         .where({ id: user.id })

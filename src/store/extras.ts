@@ -101,3 +101,9 @@ export interface ProjectExtras {
   /** The caller's membership level of the project's group, by namespace id. */
   groupAccess: Map<number, number>;
 }
+
+/** An external identity as UserPublic shows it. */
+export interface IdentityView {
+  provider: string;
+  extern_uid: string | null;
+}

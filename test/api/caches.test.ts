@@ -387,7 +387,7 @@ describe('Worker processes that cannot start', function () {
           })
           .catch(() => resolve(1)); // exited before answering readiness (ChildServer saw it exit)
       });
-      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))]);
+      const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 90_000))]);
       expect(code).to.equal(1);
     } finally {
       await server?.kill();

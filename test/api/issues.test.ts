@@ -287,6 +287,39 @@ describe('Issues', () => {
       expect(r.body.assignees).to.deep.equal([]);
     });
 
+    it('stores a datetime-shaped or otherwise Date._parse-readable due_date as its date (Rails 4.2 cast)', async () => {
+      const created = await s.post(p.path, { token: reporter.token, json: { title: 'dt', due_date: '2020-01-01T00:00:00Z' } });
+      expect(created.status, created.text).to.equal(201);
+      expect(created.body).to.include({ due_date: '2020-01-01' });
+      const cases: [string, string | null][] = [
+        ['2020-01-02T23:30:00-05:00', '2020-01-02'],
+        ['Jan 3 2020', '2020-01-03'],
+        ['2020/01/04', '2020-01-04'],
+        ['20200105', '2020-01-05'],
+        ['2020-02-30', null],
+        ['soon', null],
+      ];
+      for (const [given, stored] of cases) {
+        const r = await s.put(`${p.path}/${created.body.iid}`, { token: reporter.token, json: { due_date: given } });
+        expect(r.status, given).to.equal(200);
+        expect(r.body, given).to.include({ due_date: stored });
+        const back = await s.get(`${p.path}/${created.body.iid}`, { token: reporter.token });
+        expect(back.body, given).to.include({ due_date: stored });
+      }
+    });
+
+    it('reads created_at and updated_at as Grape\'s DateTime does, and refuses what it cannot read', async () => {
+      const r = await s.post(p.path, { token: owner.token, json: { title: 'dated', created_at: 'Tue, 02 May 2017 10:00:00 +0200' } });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.created_at).to.equal('2017-05-02T08:00:00.000Z');
+      const bad = await s.post(p.path, { token: owner.token, json: { title: 'dated', created_at: 'last week' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body).to.deep.equal({ error: 'created_at is invalid' });
+      const badUpdate = await s.put(`${p.path}/${r.body.iid}`, { token: owner.token, json: { title: 'x', updated_at: '2017-13-01' } });
+      expect(badUpdate.status).to.equal(400);
+      expect(badUpdate.body).to.deep.equal({ error: 'updated_at is invalid' });
+    });
+
     it('honours updated_at for the owner only, and keeps it when nothing changes', async () => {
       const i = await issue(p, { title: 'x' });
       const when = '2017-05-06T07:08:09.000Z';
@@ -476,6 +509,8 @@ describe('Issues', () => {
     it('filters by creation and update times (inclusive)', async () => {
       expect(await titles(p.path, { created_before: '2018-01-01T00:00:00Z' })).to.deep.equal(['Alpha bug report']);
       expect(await titles(p.path, { created_after: '2018-01-15', created_before: '2018-03-01' })).to.deep.equal(['Beta']);
+      // Other forms DateTime.parse reads, as 10.8 did.
+      expect(await titles(p.path, { created_after: 'Jan 15 2018', created_before: '20180301T000000Z' })).to.deep.equal(['Beta']);
       expect(await titles(p.path, { updated_after: '2100-01-01' })).to.deep.equal([]);
       expect(await titles(p.path, { updated_before: '2018-01-01T00:00:00Z' })).to.deep.equal(['Alpha bug report']);
     });

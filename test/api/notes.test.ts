@@ -168,6 +168,11 @@ describe('Notes', () => {
       expect(r.body.created_at).to.not.equal(when);
       const junk = await s.post(`${p.issues}/${i.iid}/notes`, { token: owner.token, json: { body: 'junk time', created_at: 'yesterday-ish' } });
       expect(junk.status).to.equal(201);
+      expect(junk.body.created_at).to.not.equal(when);
+      // A string Time.zone.parse reads (Rails casts created_at with it), in its own offset.
+      const rfc = await s.post(`${p.issues}/${i.iid}/notes`, { token: owner.token, json: { body: 'rfc time', created_at: 'Tue, 02 Jan 2018 05:04:05 +0200' } });
+      expect(rfc.status).to.equal(201);
+      expect(rfc.body.created_at).to.equal(when);
     });
 
     it('touches the issue\'s updated_at, at most once a minute', async () => {

@@ -228,7 +228,7 @@ describe('Users API', () => {
       expect(user.body).to.deep.equal({ message: '403 Forbidden' });
       const admin = await s.get('/users', { query: { extern_uid: '123', provider: 'github' } });
       expect(admin.status).to.equal(200);
-      expect(admin.body).to.deep.equal([]); // Wharf keeps no external identities
+      expect(admin.body).to.deep.equal([]); // nobody holds that identity (user_identities.test.ts)
     });
 
     it('paginates with GitLab headers', async () => {
