@@ -201,9 +201,11 @@ export class JobRunner implements JobPerformer {
       clearTimeout(timer);
       if (timedOut) {
         const ids = [...this.running.keys()];
-        for (const r of this.running.values()) r.abort.abort();
         this.deps.log.warn({ jobs: ids }, 'stopping: jobs still running are handed back to the queue');
+        // Handed back first, then aborted: a handler that ends on its abort must not record a
+        // failed attempt (and a retry hours away) before the job is back in the queue.
         await releaseJobs(this.deps.db, this.id, ids).catch((err) => this.deps.log.warn({ err }, 'jobs not handed back; their leases will expire'));
+        for (const r of this.running.values()) r.abort.abort();
       }
     }
     await removeProcess(this.deps.db, this.id).catch(() => undefined);
