@@ -30,6 +30,7 @@ import { mergeRequestRoutes } from './merge_requests.js';
 import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
+import { projectExportRoutes } from './project_export.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 import { settingsRoutes } from './settings.js';
 
@@ -64,6 +65,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'merge_requests', routes: mergeRequestRoutes },
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
+  { family: 'project_export', routes: projectExportRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
