@@ -31,6 +31,7 @@ import { mergeRequestActionRoutes } from './merge_request_actions.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
 import { projectExportRoutes } from './project_export.js';
+import { projectImportRoutes } from './project_import.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 import { settingsRoutes } from './settings.js';
 
@@ -66,6 +67,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'merge_request_actions', routes: mergeRequestActionRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
   { family: 'project_export', routes: projectExportRoutes },
+  { family: 'project_import', routes: projectImportRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },

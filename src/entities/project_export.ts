@@ -27,3 +27,8 @@ export function projectExportStatus(urls: Urls, p: ProjectWithNamespace, status:
       : {}),
   };
 }
+
+/** GitLab 10.8's Entities::ProjectImportStatus: identity, `import_status`, `import_error` when there is one. */
+export function projectImportStatus(p: ProjectWithNamespace) {
+  return { ...projectIdentity(p), import_status: p.import_status, ...(p.import_error ? { import_error: p.import_error } : {}) };
+}

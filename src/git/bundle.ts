@@ -28,11 +28,10 @@ export async function createBundle(gitdir: string, file: string, signal?: AbortS
 }
 
 /** The refs a bundle carries (`git bundle list-heads`), after `git bundle verify` passed. */
-export async function verifiedBundleRefs(file: string, signal?: AbortSignal): Promise<{ oid: string; ref: string }[]> {
+export async function verifiedBundleRefs(file: string, scratch: string, signal?: AbortSignal): Promise<{ oid: string; ref: string }[]> {
   // verify needs a repository for its prerequisites; a bundle of --all has none, so an empty one does.
-  await git(['bundle', 'verify', file], { signal, gitdir: undefined }).catch(async (err) => {
-    throw new Error(`The bundle is not valid: ${(err as Error).message}`);
-  });
+  await git(['init', '--quiet', '--bare', scratch], { signal });
+  await git(['bundle', 'verify', file], { signal, gitdir: scratch });
   const out = await git(['bundle', 'list-heads', file], { signal });
   const refs: { oid: string; ref: string }[] = [];
   for (const line of out.split('\n')) {

@@ -8,3 +8,4 @@ import './member_expiry.js';
 import './job_retention.js';
 import './git_garbage_collect.js';
 import './project_export.js';
+import './project_import.js';
