@@ -9,3 +9,4 @@ import './job_retention.js';
 import './git_garbage_collect.js';
 import './project_export.js';
 import './project_import.js';
+import './repository_import_url.js';
