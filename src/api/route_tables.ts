@@ -39,6 +39,8 @@ import { badgeRoutes } from './badges.js';
 import { pagesDomainRoutes } from './pages_domains.js';
 import { docsRoutes } from './docs.js';
 import { housekeepingRoutes } from './housekeeping.js';
+import { projectExportRoutes } from './project_export.js';
+import { projectImportRoutes } from './project_import.js';
 import { sidekiqMetricsRoutes } from './sidekiq_metrics.js';
 import { settingsRoutes } from './settings.js';
 import { keyRoutes } from './keys.js';
@@ -84,6 +86,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'badges', routes: badgeRoutes },
   { family: 'pages_domains', routes: pagesDomainRoutes },
   { family: 'housekeeping', routes: housekeepingRoutes },
+  { family: 'project_export', routes: projectExportRoutes },
+  { family: 'project_import', routes: projectImportRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },

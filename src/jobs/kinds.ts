@@ -8,3 +8,6 @@ import './member_expiry.js';
 import './job_retention.js';
 import './git_garbage_collect.js';
 import './web_hook.js';
+import './project_export.js';
+import './project_import.js';
+import './repository_import_url.js';

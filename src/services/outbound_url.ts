@@ -36,6 +36,8 @@ for (const [net4, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, and the broadcast address
 ] as const) {
   blocked.addSubnet(net4, prefix, 'ipv4');
 }
@@ -43,6 +45,7 @@ blocked.addAddress('::', 'ipv6');
 blocked.addAddress('::1', 'ipv6');
 blocked.addSubnet('fe80::', 10, 'ipv6');
 blocked.addSubnet('fc00::', 7, 'ipv6');
+blocked.addSubnet('ff00::', 8, 'ipv6'); // multicast
 
 /**
  * The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d)

@@ -4,6 +4,8 @@
 // repository lock and, for a move or a delete, journalled so that a crash in between is
 // finished or undone later (repository_guard.ts, repository_moves.ts).
 import crypto from 'node:crypto';
+import { importUrlFormatError } from './import_url_guard.js';
+import { scheduleUrlImport } from './project_url_import.js';
 import type { Deps } from '../deps.js';
 import { deleteProjectMergeRequests } from './merge_requests.js';
 import { deleteProjectAwards } from './award_emoji.js';
@@ -148,9 +150,8 @@ export async function createProject(
   const path = attrs.path ?? (attrs.name !== undefined ? pathFromName(attrs.name) : undefined);
   const name = attrs.name ?? attrs.path;
   const errors = formatErrors(name, path);
-  if (attrs.import_url !== undefined) {
-    errors.import_url = ['cannot be imported yet: this server does not import repositories from URLs'];
-  }
+  const importUrlError = attrs.import_url !== undefined ? importUrlFormatError(attrs.import_url) : null;
+  if (importUrlError) errors.import_url = [importUrlError];
 
   let namespace: NamespaceRow | undefined;
   if (attrs.namespace_id !== undefined) {
@@ -215,6 +216,7 @@ export async function createProject(
     if (err instanceof RepositoryExistsError) throw new Invalid({ base: [REPOSITORY_EXISTS] });
     throw err;
   }
+  if (attrs.import_url !== undefined) await deps.db.transaction((tx) => scheduleUrlImport(tx, id, attrs.import_url as string));
   const created = await findProjectByIdOrPath(deps.db, String(id));
   if (!created) throw new NotFound('Project');
   return created;

@@ -138,10 +138,12 @@ describe('Projects API', () => {
       expect(r.body).to.deep.equal({ message: ['Your project limit is 1 projects! Please contact your administrator to increase it'] });
     });
 
-    it('answers a clear 400 for import_url, which this server does not support yet', async () => {
-      const r = await s.post('/projects', { token: alice.token, json: { name: 'imported', import_url: 'https://example.com/x.git' } });
+    it('answers a clear 400 for an import_url of another protocol or no URL at all', async () => {
+      const r = await s.post('/projects', { token: alice.token, json: { name: 'imported', import_url: 'file:///etc/x.git' } });
       expect(r.status).to.equal(400);
-      expect(r.body.message).to.have.property('import_url');
+      expect(r.body).to.deep.equal({ message: { import_url: ['is blocked: Only allowed protocols are http, https, git'] } });
+      const bad = await s.post('/projects', { token: alice.token, json: { name: 'imported', import_url: 'not a url' } });
+      expect(bad.body).to.deep.equal({ message: { import_url: ['must be a valid URL'] } });
       expect((await s.get('/projects/alice%2Fimported')).status).to.equal(404);
     });
   });

@@ -1,0 +1,184 @@
+// Importing a GitLab 10.x export (GitLab 10.8's Projects::GitlabProjectsImportService and
+// RepositoryImportWorker): `POST /projects/import` makes the project (empty repository,
+// `import_status` scheduled), keeps the uploaded archive in Wharf's own folder and queues the
+// import in the repository_import queue. The job unpacks the archive into its own temp folder
+// (import_archive.ts), checks VERSION and project.json, verifies the bundle and clones it into
+// a temporary repository, then, under the project's lock, restores the relations in one
+// transaction whose last step puts the new repository in place: either everything is there
+// (`finished`) or nothing is (`failed` with `import_error`, the project as it was made).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import type { Deps } from '../deps.js';
+import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import { Invalid, NotFound, Rejected } from '../store/domain_errors.js';
+import { enqueueJob } from '../store/job_queue.js';
+import { now } from '../store/time.js';
+import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
+import { findNamespaceByIdOrPath } from '../finders/namespaces.js';
+import { cloneBundle, validRefName, verifiedBundleRefs } from '../git/bundle.js';
+import { forget } from '../git/cache.js';
+import { checkVersion, ImportError, readTree, unpackArchive } from './import_archive.js';
+import { restoreTree } from './import_tree.js';
+import { createProject, type NewProject } from './projects.js';
+import { withProjectLock } from './repository_guard.js';
+
+export const PROJECT_IMPORT_JOB = 'project_import';
+
+export interface ImportRequest {
+  path: string;
+  namespace?: string;
+  file: string;
+  overrides?: Partial<NewProject>;
+}
+
+function importsDir(deps: Deps): string {
+  return path.join(deps.repos.root, '@wharf', 'imports');
+}
+
+function archiveOf(deps: Deps, projectId: number): string {
+  return path.join(importsDir(deps), `${projectId}.tar.gz`);
+}
+
+/** GitLab's answer to a model that did not save: the first full message. */
+function firstMessage(err: Invalid): string {
+  const [field, messages] = Object.entries(err.fields)[0] ?? ['base', ['is invalid']];
+  const name = field === 'base' ? '' : `${field[0].toUpperCase()}${field.slice(1).replace(/_/g, ' ')} `;
+  return `${name}${messages[0]}`;
+}
+
+/** Makes the project and queues its import; the project as answered (import_status scheduled). */
+export async function scheduleImport(deps: Deps, user: UserRow, req: ImportRequest): Promise<ProjectWithNamespace> {
+  let namespaceId: number | undefined;
+  if (req.namespace !== undefined) {
+    const ns = await findNamespaceByIdOrPath(deps.db, req.namespace);
+    if (!ns) throw new NotFound('Namespace');
+    namespaceId = ns.id;
+  }
+  let project: ProjectWithNamespace;
+  try {
+    project = await createProject(deps, user, { ...req.overrides, name: req.path, path: req.path, namespace_id: namespaceId });
+  } catch (err) {
+    if (err instanceof Invalid) throw new Rejected(firstMessage(err));
+    throw err;
+  }
+  const target = archiveOf(deps, project.id);
+  try {
+    await fs.promises.mkdir(importsDir(deps), { recursive: true });
+    const tmp = `${target}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    await fs.promises.copyFile(req.file, tmp);
+    await fs.promises.rename(tmp, target);
+    await deps.db.transaction(async (tx) => {
+      await tx('projects').where({ id: project.id }).update({ import_status: 'scheduled', import_error: null });
+      await enqueueJob(tx, PROJECT_IMPORT_JOB, { projectId: project.id, userId: user.id }, { queue: 'repository_import', maxAttempts: 1 });
+    });
+  } catch (err) {
+    await fs.promises.rm(target, { force: true });
+    await deps.db('projects').where({ id: project.id }).update({ import_status: 'failed', import_error: 'The archive could not be stored' });
+    throw err;
+  }
+  return (await findProjectByIdOrPath(deps.db, String(project.id))) as ProjectWithNamespace;
+}
+
+function gitHead(gitdir: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['--git-dir', gitdir, 'symbolic-ref', '--short', 'HEAD'], (err, stdout) => resolve(err ? null : stdout.trim()));
+  });
+}
+
+async function setImportState(deps: Deps, projectId: number, status: string, error: string | null): Promise<void> {
+  await deps.db('projects').where({ id: projectId }).update({ import_status: status, import_error: error });
+}
+
+/** Builds the repository from the unpacked archive into a temporary folder; null without a bundle. */
+async function repositoryFrom(deps: Deps, dir: string, work: string, signal?: AbortSignal): Promise<string | null> {
+  const bundle = path.join(dir, 'project.bundle');
+  const stat = await fs.promises.lstat(bundle).catch(() => null);
+  if (!stat) return null;
+  if (!stat.isFile()) throw new ImportError('project.bundle is not a file');
+  let refs: { oid: string; ref: string }[];
+  try {
+    refs = await verifiedBundleRefs(bundle, path.join(work, 'scratch.git'), signal);
+  } catch {
+    throw new ImportError('The repository bundle is not valid (git bundle verify failed)');
+  }
+  for (const { ref } of refs) if (!(await validRefName(ref))) throw new ImportError(`The repository bundle holds a ref with a refused name: ${JSON.stringify(ref.slice(0, 200))}`);
+  const tmp = deps.repos.tempPath();
+  try {
+    await cloneBundle(bundle, tmp, signal);
+  } catch {
+    await fs.promises.rm(tmp, { recursive: true, force: true });
+    throw new ImportError('The repository could not be restored from its bundle');
+  }
+  return tmp;
+}
+
+/** The job: import the stored archive into the project, all or nothing. */
+export async function performImport(deps: Deps, payload: { projectId: number; userId: number }, progress: (m: string) => Promise<void>, signal?: AbortSignal): Promise<unknown> {
+  const project = await findProjectByIdOrPath(deps.db, String(payload.projectId));
+  const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
+  const archive = archiveOf(deps, payload.projectId);
+  if (!project || !user || !fs.existsSync(archive)) {
+    if (project) await setImportState(deps, project.id, 'failed', 'The archive is gone');
+    return null;
+  }
+  const work = path.join(deps.repos.tmpDir, `import.${process.pid}.${crypto.randomBytes(8).toString('hex')}`);
+  let newRepo: string | null = null;
+  try {
+    await setImportState(deps, project.id, 'started', null);
+    await progress('unpacking');
+    const dir = path.join(work, 'archive');
+    await unpackArchive(archive, dir);
+    await checkVersion(dir);
+    const tree = await readTree(dir);
+    await progress('restoring the repository');
+    newRepo = await repositoryFrom(deps, dir, work, signal);
+    const head = newRepo ? await gitHead(newRepo) : null;
+    await progress('restoring the relations');
+    const counts = await withProjectLock(deps, project.id, async () => {
+      const current = await findProjectByIdOrPath(deps.db, String(project.id));
+      if (!current) throw new ImportError('The project was deleted during its import');
+      const fullPath = fullPathOf(current);
+      const gitdir = deps.repos.pathFor(fullPath);
+      const trashName = `import-${project.id}-${crypto.randomBytes(6).toString('hex')}`;
+      let swapped = false;
+      try {
+        const result = await deps.db.transaction(async (tx) => {
+          const c = await restoreTree(tx, project.id, user, tree, now(), (m) => void progress(m));
+          const branch = head && newRepo && fs.existsSync(path.join(newRepo, 'refs')) ? head : null;
+          await tx('projects').where({ id: project.id }).update({ import_status: 'finished', import_error: null, default_branch: branch, updated_at: now() });
+          if (newRepo) {
+            // Last step of the transaction: the new repository replaces the empty one.
+            await deps.repos.trash(fullPath, trashName);
+            await fs.promises.rename(newRepo, gitdir);
+            swapped = true;
+          }
+          return c;
+        });
+        forget(gitdir);
+        if (swapped) await deps.repos.purge(trashName);
+        return result;
+      } catch (err) {
+        if (swapped) {
+          await fs.promises.rename(gitdir, newRepo as string);
+          await deps.repos.untrash(trashName, fullPath);
+          forget(gitdir);
+        } else if (newRepo && !fs.existsSync(gitdir)) {
+          await deps.repos.untrash(trashName, fullPath);
+        }
+        throw err;
+      }
+    });
+    newRepo = null;
+    return counts;
+  } catch (err) {
+    const message = err instanceof ImportError ? err.message : `The import failed: ${(err as Error).message.slice(0, 500)}`;
+    await setImportState(deps, project.id, 'failed', message);
+    return { failed: message };
+  } finally {
+    if (newRepo) await fs.promises.rm(newRepo, { recursive: true, force: true });
+    await fs.promises.rm(work, { recursive: true, force: true });
+    await fs.promises.rm(archive, { force: true });
+  }
+}

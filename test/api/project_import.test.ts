@@ -1,0 +1,206 @@
+// Project import as GitLab 10.8: a Wharf export comes back whole under a new path (issues,
+// notes, merge requests, labels, milestones, members, protected branches, iids, states,
+// timestamps, every git ref); GitLab's own fixture archive (gitlab-ce v10.8.7
+// spec/features/projects/import_export/test_project_export.tar.gz) imports with its issues,
+// merge requests, milestones and repository; authors are mapped by email (else the importer),
+// and notes carry GitLab's "*By … on …*" note; every bad archive ends
+// `failed` with a clear import_error, its repository still the empty one made at the start,
+// no relation rows, and nothing written outside the import's temp folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import * as tar from 'tar';
+import { bootServer, type TestServer } from '../helpers/server.js';
+import { makeRichProject, type RichProject } from '../helpers/rich_project.js';
+import { entriesOf, importAndWait, importArchive, tarGz, type Entry } from '../helpers/archives.js';
+import { tempDir } from '../transport/git_client.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURE = path.resolve(here, '../../../test/fixtures/import_export/test_project_export.tar.gz');
+
+const refsOf = (gitdir: string) => execFileSync('git', ['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname) %(refname)']).toString().trim();
+
+describe('project import', function () {
+  this.timeout(180_000);
+  let s: TestServer;
+  let owner: { token: string; user: { id: number } };
+  let dev: { token: string; user: { id: number } };
+  let source: RichProject;
+  let exported: Buffer;
+  let unpacked: string;
+
+  before(async () => {
+    s = await bootServer({ WHARF_JOB_CONCURRENCY: '0' });
+    owner = await s.createUser('im-owner');
+    dev = await s.createUser('im-dev');
+    source = await makeRichProject(s, owner.token, 'source', dev);
+    expect((await s.post(`/projects/${source.id}/export`, { token: owner.token })).status).to.equal(202);
+    await s.drainJobs();
+    const res = await fetch(new URL(`/api/v4/projects/${source.id}/export/download`, s.url), { headers: { 'PRIVATE-TOKEN': owner.token } });
+    exported = Buffer.from(await res.arrayBuffer());
+    unpacked = tempDir('wharf-unpacked-');
+    fs.writeFileSync(path.join(unpacked, '..', `${path.basename(unpacked)}.tar.gz`), exported);
+    await tar.x({ file: path.join(unpacked, '..', `${path.basename(unpacked)}.tar.gz`), cwd: unpacked });
+  });
+  after(async () => s.close());
+
+  async function list(p: string, token = owner.token) {
+    const r = await s.get(p, { token, query: { per_page: 100 } });
+    expect(r.status, r.text).to.equal(200);
+    return r.body;
+  }
+
+  it('round-trips a Wharf export under a new path: everything exported comes back', async () => {
+    const st = await importAndWait(s, owner.token, exported, { path: 'copy', namespace: 'im-owner' });
+    expect(st.import_status, JSON.stringify(st)).to.equal('finished');
+    expect(st).not.to.have.property('import_error');
+    const copy = (await s.get(`/projects/${encodeURIComponent('im-owner/copy')}`, { token: owner.token })).body;
+    const pick = (xs: any[], keys: string[]) => xs.map((x) => Object.fromEntries(keys.map((k) => [k, x[k]]))).sort((a, b) => a.iid - b.iid || String(a.name).localeCompare(String(b.name)));
+    const issueKeys = ['iid', 'title', 'description', 'state', 'confidential', 'labels', 'created_at', 'closed_at', 'user_notes_count'];
+    expect(pick(await list(`/projects/${copy.id}/issues`), issueKeys)).to.deep.equal(pick(await list(`/projects/${source.id}/issues`), issueKeys));
+    const a = await list(`/projects/${copy.id}/issues`);
+    expect(a.find((i: any) => i.iid === 1).milestone.title).to.equal('v1');
+    expect(a.find((i: any) => i.iid === 1).assignees.map((u: any) => u.username)).to.deep.equal(['im-dev']);
+    const mrKeys = ['iid', 'title', 'state', 'source_branch', 'target_branch', 'labels', 'created_at', 'sha'];
+    expect(pick(await list(`/projects/${copy.id}/merge_requests`), mrKeys)).to.deep.equal(pick(await list(`/projects/${source.id}/merge_requests`), mrKeys));
+    expect(pick(await list(`/projects/${copy.id}/labels`), ['name', 'color', 'description'])).to.deep.equal(pick(await list(`/projects/${source.id}/labels`), ['name', 'color', 'description']));
+    expect(pick(await list(`/projects/${copy.id}/milestones`), ['iid', 'title', 'state', 'due_date'])).to.deep.equal(pick(await list(`/projects/${source.id}/milestones`), ['iid', 'title', 'state', 'due_date']));
+    const notes = (await list(`/projects/${copy.id}/issues/1/notes`)).filter((n: any) => !n.system).map((n: any) => n.body);
+    expect(notes).to.have.length(1);
+    expect(notes[0]).to.match(/^a first note\n\n \*By Im-owner on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d \(imported from GitLab project\)\*$/);
+    expect((await list(`/projects/${copy.id}/members`)).map((m: any) => [m.username, m.access_level]).sort()).to.deep.equal([['im-dev', 30], ['im-owner', 40]]);
+    expect((await list(`/projects/${copy.id}/protected_branches`)).map((b: any) => b.name)).to.include('release-*');
+    expect(copy.default_branch).to.equal('master');
+    expect(copy.description).to.equal('the original description');
+    expect(refsOf(s.deps.repos.pathFor('im-owner/copy'))).to.equal(refsOf(source.gitdir));
+    execFileSync('git', ['--git-dir', s.deps.repos.pathFor('im-owner/copy'), 'fsck', '--no-dangling'], { stdio: 'pipe' });
+    // New iids continue after the imported ones.
+    const next = await s.post(`/projects/${copy.id}/issues`, { token: owner.token, json: { title: 'after import' } });
+    expect(next.body.iid).to.equal(3);
+  });
+
+  it('maps authors to existing users by email when an admin imports, and writes no author note for an admin importer', async () => {
+    const admin = await s.createUser('im-admin', { admin: true });
+    const st = await importAndWait(s, admin.token, exported, { path: 'admin-copy' });
+    expect(st.import_status).to.equal('finished');
+    const issues = await list(`/projects/${st.id}/issues`, admin.token);
+    // im-owner is a member of the exported project and exists here: found by email, not the importer.
+    expect(issues.map((i: any) => i.author.username)).to.deep.equal(['im-owner', 'im-owner']);
+    const notes = (await list(`/projects/${st.id}/issues/1/notes`, admin.token)).filter((n: any) => !n.system);
+    expect(notes.map((n: any) => [n.body, n.author.username])).to.deep.equal([['a first note', 'im-owner']]);
+    // im-dev is a member of the exported project, found by email: their assignment is kept.
+    expect(issues.find((i: any) => i.iid === 1).assignees.map((u: any) => u.username)).to.deep.equal(['im-dev']);
+  });
+
+  it("imports GitLab 10.8's own fixture archive with its issues, merge requests, milestones and repository", async () => {
+    const admin = await s.createUser('im-admin2', { admin: true });
+    const st = await importAndWait(s, admin.token, fs.readFileSync(FIXTURE), { path: 'gitlab-fixture' });
+    expect(st.import_status, JSON.stringify(st)).to.equal('finished');
+    const issues = await list(`/projects/${st.id}/issues`, admin.token);
+    expect(issues.map((i: any) => i.iid).sort((a: number, b: number) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(issues.find((i: any) => i.iid === 1).title).to.equal('Sequi dolor voluptatem libero distinctio sed consequatur recusandae officia aut.');
+    expect(issues.find((i: any) => i.iid === 1).created_at).to.equal('2016-10-18T16:45:41.575Z');
+    const mrs = await list(`/projects/${st.id}/merge_requests`, admin.token);
+    expect(mrs).to.have.length(9);
+    expect((await list(`/projects/${st.id}/milestones`, admin.token)).length).to.equal(5);
+    const branches = await list(`/projects/${st.id}/repository/branches`, admin.token);
+    expect(branches.map((b: any) => b.name)).to.include.members(['master', 'test-3', 'test-9']);
+    const commits = await list(`/projects/${st.id}/repository/commits`, admin.token);
+    expect(commits.length).to.be.greaterThan(0);
+  });
+
+  describe('bad archives', () => {
+    const base = () => entriesOf(unpacked);
+    const withEntries = (extra: Entry[], drop: string[] = []) => tarGz([...base().filter((e) => !drop.includes(e.name)), ...extra]);
+    let n = 0;
+
+    async function expectFailed(archive: Buffer, error: string | RegExp) {
+      n += 1;
+      const st = await importAndWait(s, owner.token, archive, { path: `bad-${n}` });
+      expect(st.import_status).to.equal('failed');
+      if (typeof error === 'string') expect(st.import_error).to.equal(error);
+      else expect(st.import_error).to.match(error);
+      // Nothing half-imported: the project's repository is still empty, no relation rows.
+      const gitdir = s.deps.repos.pathFor(`im-owner/bad-${n}`);
+      expect(refsOf(gitdir)).to.equal('');
+      for (const table of ['issues', 'milestones', 'labels']) {
+        expect(Number((await s.db(table).where({ project_id: st.id }).count({ c: '*' }).first())?.c)).to.equal(0, table);
+      }
+      expect(Number((await s.db('merge_requests').where({ target_project_id: st.id }).count({ c: '*' }).first())?.c)).to.equal(0);
+      return st;
+    }
+
+    it('refuses ../ and absolute paths, writing nothing outside', async () => {
+      const outside = path.join(s.deps.repos.tmpDir, 'escaped.txt');
+      await expectFailed(withEntries([{ name: '../../escaped.txt', body: 'x' }]), 'The archive holds a path outside its folder: "../../escaped.txt"');
+      await expectFailed(withEntries([{ name: '/tmp/wharf-absolute.txt', body: 'x' }]), 'The archive holds a path outside its folder: "/tmp/wharf-absolute.txt"');
+      expect(fs.existsSync(outside)).to.equal(false);
+      expect(fs.existsSync('/tmp/wharf-absolute.txt')).to.equal(false);
+    });
+
+    it('refuses symbolic and hard links', async () => {
+      await expectFailed(withEntries([{ name: 'evil', type: 'SymbolicLink', linkpath: '/etc/passwd' }]), 'The archive holds a symbolic link: "evil"');
+      await expectFailed(withEntries([{ name: 'hard', type: 'Link', linkpath: '../../x' }]), 'The archive holds a hard link: "hard"');
+      await expectFailed(tarGz([{ name: 'project.json', type: 'SymbolicLink', linkpath: '/etc/passwd' }, { name: 'VERSION', body: '0.2.3' }]), 'The archive holds a symbolic link: "project.json"');
+    });
+
+    it('bounds the number of files (a decompression bomb of tiny files)', async () => {
+      const many: Entry[] = [];
+      for (let i = 0; i < 10_001; i++) many.push({ name: `f${i}`, body: '' });
+      await expectFailed(withEntries(many), 'The archive holds more than 10000 files');
+    });
+
+    it("answers GitLab's messages for a version mismatch and an unreadable VERSION", async () => {
+      await expectFailed(withEntries([{ name: 'VERSION', body: '0.1.8' }], ['VERSION']), 'Import version mismatch: Required 0.2.3 but was 0.1.8');
+      await expectFailed(withEntries([{ name: 'VERSION', body: 'not a version' }], ['VERSION']), 'Incorrect VERSION format');
+      await expectFailed(withEntries([], ['VERSION']), 'Incorrect VERSION format');
+    });
+
+    it('refuses a project.json of the wrong shape or not JSON', async () => {
+      await expectFailed(withEntries([{ name: 'project.json', body: '[1,2]' }], ['project.json']), 'project.json is not an object');
+      await expectFailed(withEntries([{ name: 'project.json', body: '{"issues": "many"}' }], ['project.json']), 'project.json: issues is not a list of objects');
+      await expectFailed(withEntries([{ name: 'project.json', body: '{"issues": [' }], ['project.json']), 'project.json is not valid JSON');
+      await expectFailed(withEntries([], ['project.json']), 'The archive has no project.json');
+    });
+
+    it('refuses a corrupt bundle and a bundle with a dangerous ref name', async () => {
+      const bundle = fs.readFileSync(path.join(unpacked, 'project.bundle'));
+      const corrupt = Buffer.from(bundle);
+      corrupt.fill(0x41, corrupt.length - 200, corrupt.length - 20);
+      await expectFailed(withEntries([{ name: 'project.bundle', body: corrupt }], ['project.bundle']), /^The repository (bundle is not valid|could not be restored)/);
+      const headerEnd = bundle.indexOf('\n\n') + 2;
+      const lines = bundle.subarray(0, headerEnd).toString().split('\n');
+      const oid = lines[1].split(' ')[0];
+      const evil = Buffer.concat([Buffer.from(`${lines[0]}\n${oid} refs/heads/a..b\n${lines.slice(1).join('\n')}`), bundle.subarray(headerEnd)]);
+      await expectFailed(withEntries([{ name: 'project.bundle', body: evil }], ['project.bundle']), /ref|bundle/);
+    });
+  });
+
+  it('refuses an existing path without overwrite, a missing file, an unknown namespace, and is 403 without the import source', async () => {
+    const taken = await importArchive(s, owner.token, exported, { path: 'source' });
+    expect(taken.status).to.equal(400);
+    expect(taken.body).to.deep.equal({ message: 'Name has already been taken' });
+    const form = new FormData();
+    form.append('path', 'nofile');
+    const res = await fetch(new URL('/api/v4/projects/import', s.url), { method: 'POST', headers: { 'PRIVATE-TOKEN': owner.token }, body: form });
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.equal({ message: 'The file is invalid' });
+    const ns = await importArchive(s, owner.token, exported, { path: 'x', namespace: 'no-such-namespace' });
+    expect(ns.status).to.equal(404);
+    expect(ns.body).to.deep.equal({ message: '404 Namespace Not Found' });
+    const missingPath = await importArchive(s, owner.token, exported, {});
+    expect(missingPath.status).to.equal(400);
+    expect(missingPath.body).to.deep.equal({ error: 'path is missing' });
+    expect((await s.put('/application/settings', { json: { import_sources: ['github'] } })).status).to.equal(200);
+    try {
+      const forbidden = await importArchive(s, owner.token, exported, { path: 'y' });
+      expect(forbidden.status).to.equal(403);
+      expect(forbidden.body).to.deep.equal({ message: '403 Forbidden' });
+    } finally {
+      await s.put('/application/settings', { json: { import_sources: ['gitlab_project', 'github'] } });
+    }
+    expect((await s.get(`/projects/${encodeURIComponent('im-owner/y')}`, { token: owner.token })).status).to.equal(404);
+  });
+});
