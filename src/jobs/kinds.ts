@@ -7,3 +7,4 @@ import './event_retention.js';
 import './member_expiry.js';
 import './job_retention.js';
 import './git_garbage_collect.js';
+import './ci_pipeline_creation.js';

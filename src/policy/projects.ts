@@ -136,6 +136,10 @@ export type ProjectLevelAbility =
   | 'admin_label'
   | 'read_milestone'
   | 'admin_milestone'
+  | 'read_build'
+  | 'update_build'
+  | 'create_pipeline'
+  | 'update_pipeline'
   | 'fork_project'; // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
 
 const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
@@ -156,10 +160,15 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   read_milestone: GUEST,
   admin_milestone: DEVELOPER, // not reporter: GitLab 10.8's ProjectPolicy
   fork_project: REPORTER,
+  // CI (issue #13): GitLab 10.8's ProjectPolicy: reporters read jobs, developers run them.
+  read_build: REPORTER,
+  update_build: DEVELOPER,
+  create_pipeline: DEVELOPER,
+  update_pipeline: DEVELOPER,
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project']);
+const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_build']);
 
 /**
  * The project rule itself (policy-internal: callers outside policy/ use `can()` of can.ts).
