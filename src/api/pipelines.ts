@@ -1,6 +1,7 @@
 // GitLab 10.8's lib/api/pipelines.rb and the job lists of lib/api/jobs.rb: list (every filter),
 // create (`ref`; 400 `{"message":{"base":[…]}}`), single pipeline, and a project's or a
-// pipeline's jobs by `scope[]`. Runner, retry/cancel/play and trace are later steps (issue #13).
+// pipeline's jobs by `scope[]`, pipeline retry and cancel. Runner, job retry/cancel/play and
+// trace are later steps (issue #13).
 import { recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -10,6 +11,7 @@ import { buildsQuery, findPipeline, JOB_SCOPES, PIPELINE_ORDERS, PIPELINE_SCOPES
 import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { jobEntity, pipelineEntity } from '../entities/pipeline.js';
 import { createPipeline } from '../services/ci/create_pipeline.js';
+import { cancelPipeline, retryPipeline } from '../services/ci/pipeline_actions.js';
 import { Invalid } from '../store/domain_errors.js';
 import { CI_STATUSES } from '../store/ci_statuses.js';
 import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
@@ -94,6 +96,38 @@ export const pipelineRoutes: Route[] = [
       const row = await findPipeline(deps.db, project.id, params.pipeline_id);
       if (!row) throw recordNotFound();
       return presentPipeline(deps, row);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/pipelines/:pipeline_id/retry',
+    auth: 'user',
+    load: 'project',
+    ability: 'update_pipeline',
+    params: pipelineId,
+    status: 201,
+    summary: 'Retry failed builds in the pipeline',
+    handler: async ({ deps, project, user, params }) => {
+      const row = await findPipeline(deps.db, project.id, params.pipeline_id);
+      if (!row) throw recordNotFound();
+      await retryPipeline(deps, row.id, user.id);
+      return presentPipeline(deps, (await findPipeline(deps.db, project.id, row.id))!);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/pipelines/:pipeline_id/cancel',
+    auth: 'user',
+    load: 'project',
+    ability: 'update_pipeline',
+    params: pipelineId,
+    status: 200,
+    summary: 'Cancel all builds in the pipeline',
+    handler: async ({ deps, project, params }) => {
+      const row = await findPipeline(deps.db, project.id, params.pipeline_id);
+      if (!row) throw recordNotFound();
+      await cancelPipeline(deps, row.id);
+      return presentPipeline(deps, (await findPipeline(deps.db, project.id, row.id))!);
     },
   }),
   route({

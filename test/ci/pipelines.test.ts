@@ -88,3 +88,35 @@ describe('CI pipelines', function () {
     expect(missing.body).to.deep.equal({ message: '404 Not found' });
   });
 });
+
+describe('CI pipeline cancel and retry', function () {
+  this.timeout(60_000);
+  let s: TestServer;
+  let project: any;
+  before(async () => {
+    s = await bootServer();
+    project = await createProject(s, ROOT_TOKEN, { name: 'ci-two' });
+    await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: '.gitlab-ci.yml', content: CI }], { token: ROOT_TOKEN });
+    await s.drainJobs();
+  });
+  after(() => s.close());
+
+  it('cancel cancels every waiting job; retry brings the canceled ones back as new jobs', async () => {
+    const [pipeline] = (await s.get(`/projects/${project.id}/pipelines`, { token: ROOT_TOKEN })).body;
+    const canceled = await s.post(`/projects/${project.id}/pipelines/${pipeline.id}/cancel`, { token: ROOT_TOKEN });
+    expect(canceled.status).to.equal(200);
+    expect(canceled.body.status).to.equal('canceled');
+    const jobs = (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}/jobs`, { token: ROOT_TOKEN })).body;
+    expect(jobs.map((j: any) => j.status)).to.deep.equal(['canceled', 'canceled', 'canceled']);
+    const retried = await s.post(`/projects/${project.id}/pipelines/${pipeline.id}/retry`, { token: ROOT_TOKEN });
+    expect(retried.status).to.equal(201);
+    expect(retried.body.status).to.equal('pending');
+    const all = (await s.get(`/projects/${project.id}/jobs`, { token: ROOT_TOKEN })).body;
+    expect(all).to.have.length(6); // three canceled, three new
+    const latest = (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}/jobs`, { token: ROOT_TOKEN })).body;
+    expect(latest.map((j: any) => [j.name, j.status]).sort()).to.deep.equal([['build', 'pending'], ['deploy', 'created'], ['test', 'created']]);
+    const missing = await s.post(`/projects/${project.id}/pipelines/424242/cancel`, { token: ROOT_TOKEN });
+    expect(missing.status).to.equal(404);
+    expect(missing.body).to.deep.equal({ message: '404 Not found' });
+  });
+});
