@@ -7,6 +7,7 @@ import { branchRoutes } from './branches.js';
 import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
+import { pipelineRoutes } from './pipelines.js';
 import { projectListRoutes } from './project_lists.js';
 import { projectRoutes } from './projects.js';
 import { customAttributeRoutes } from './custom_attributes.js';
@@ -58,6 +59,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'protected_branches', routes: protectedBranchRoutes },
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
+  { family: 'pipelines', routes: pipelineRoutes },
   { family: 'projects', routes: [...projectListRoutes, ...projectRoutes, ...customAttributeRoutes('projects')] },
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },

@@ -11,3 +11,4 @@ import './web_hook.js';
 import './project_export.js';
 import './project_import.js';
 import './repository_import_url.js';
+import './ci_pipeline_creation.js';

@@ -156,7 +156,11 @@ export type ProjectLevelAbility =
   | 'admin_milestone'
   | 'fork_project' // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
   | 'read_pages'
-  | 'update_pages';
+  | 'update_pages'
+  | 'read_build'
+  | 'update_build'
+  | 'create_pipeline'
+  | 'update_pipeline';
 
 const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   read_project: GUEST,
@@ -178,10 +182,15 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   fork_project: REPORTER,
   read_pages: MASTER, // pages domains: masters (archived projects refuse update_pages)
   update_pages: MASTER,
+  // CI (issue #13): GitLab 10.8's ProjectPolicy: reporters read jobs, developers run them.
+  read_build: REPORTER,
+  update_build: DEVELOPER,
+  create_pipeline: DEVELOPER,
+  update_pipeline: DEVELOPER,
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project']);
+const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_build']);
 
 /**
  * The project rule itself (policy-internal: callers outside policy/ use `can()` of can.ts).
