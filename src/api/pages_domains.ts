@@ -21,7 +21,7 @@ import { pagesDomainBasicEntity, pagesDomainEntity } from '../entities/pages_dom
 
 const DOMAIN = { schema: 'PagesDomain' } as const;
 const domainParam = { domain: p.string().required() };
-const pem = () => p.string().notBlank();
+const pem = () => p.textOrFile().notBlank(); // PEM text, or a file part of a multipart body
 
 /** Project#pages_available?: Pages configured, and the project not in a subgroup. */
 function requirePages(deps: Deps, project: ProjectWithNamespace): void {

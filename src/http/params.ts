@@ -8,6 +8,7 @@
 // required or not-blank parameter is refused at once in those words ("title is empty"), so a
 // handler's required string is always a string; a null for a parameter with a default takes
 // the default; a null for any other optional parameter is passed on (it clears a value).
+import fs from 'node:fs';
 import type Koa from 'koa';
 import type { IParseOptions } from 'qs';
 import { paramError } from './errors.js';
@@ -197,8 +198,25 @@ export const coerceFile: Coerce<FileParam> = (raw) => {
   return f as FileParam;
 };
 
+/** A PEM (certificate or key) is a few KB; a file part above this is not one. */
+const MAX_TEXT_FILE_BYTES = 256 * 1024;
+
+/**
+ * Grape's `types: [File, String]` for text (a Pages certificate or key): the text itself, or
+ * the content of a small file part of a multipart body (`curl -F certificate=@cert.pem`).
+ */
+export const coerceTextOrFile: Coerce<string> = (raw) => {
+  if (raw !== null && typeof raw === 'object') {
+    const f = coerceFile(raw);
+    if (f.size > MAX_TEXT_FILE_BYTES) throw new Invalid();
+    return coerceString(fs.readFileSync(f.path, 'utf8'));
+  }
+  return coerceString(raw);
+};
+
 valueSchemas.set(coerceBoolean, { type: 'boolean' });
 valueSchemas.set(coerceFile, { type: 'string', format: 'binary' });
+valueSchemas.set(coerceTextOrFile, { type: 'string' });
 valueSchemas.set(coerceInteger, { type: 'integer' });
 valueSchemas.set(coerceString, { type: 'string' });
 valueSchemas.set(coerceAnyString, { type: 'string' });
@@ -221,6 +239,7 @@ export const p = {
   date: () => new Param<string>(coerceDate),
   datetime: () => new Param<string>(coerceDateTime),
   file: () => new Param<FileParam>(coerceFile),
+  textOrFile: () => new Param<string>(coerceTextOrFile),
   /** A DateTime kept as a date (a member's expires_at). */
   datetimeAsDate: () => new Param<string>(coerceDateTimeToDate),
   /** A string Rails casts to a date column: null when unreadable (see coerceStringToDate). */

@@ -122,6 +122,19 @@ describe('Pages domains API', function () {
     expect(fs.statSync(secret).mode & 0o777).to.equal(0o600);
   });
 
+  it('takes the certificate and key as files of a multipart body too (curl -F certificate=@cert.pem)', async () => {
+    const form = new FormData();
+    form.append('domain', 'files.example.com');
+    form.append('certificate', new Blob([self.cert]), 'cert.pem');
+    form.append('key', new Blob([self.key]), 'key.pem');
+    const res = await fetch(`${s.url}/api/v4${url()}`, { method: 'POST', headers: { 'PRIVATE-TOKEN': roles.master.token }, body: form });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).to.equal(201);
+    expect(body.url).to.equal('https://files.example.com');
+    expect(body.certificate).to.include({ subject: '/CN=self.example.com/O=Wharf Test', certificate: self.cert });
+    expect((await s.delete(url('/files.example.com'), { token: roles.master.token })).status).to.equal(204);
+  });
+
   it('accepts an expired certificate and shows it expired', async () => {
     const r = await s.post(url(), { token: roles.master.token, json: { domain: 'old.example.com', certificate: expired.cert, key: expired.key } });
     expect(r.status, r.text).to.equal(201);
