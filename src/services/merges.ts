@@ -4,8 +4,8 @@
 // The checks, in GitLab's order: the user may update the target branch (push or merge
 // rights under branch protection) else 401; the merge request is in a mergeable state (open,
 // not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
-// passes, which it always does without pipelines, as `mergeable_ci_state?` answers true when
-// there is no head pipeline; under only_allow_merge_if_all_discussions_are_resolved, no
+// passes, which it always does while merge requests have no head pipeline (pipelines are not
+// linked to merge requests yet, issue #13), as `mergeable_ci_state?` answers true without one; under only_allow_merge_if_all_discussions_are_resolved, no
 // discussion is left to resolve) else 405; it merges without conflict and, under `rebase_merge`
 // and `ff`, the target head is an ancestor of the source head, else 406; `sha` names the
 // source head else 409.
@@ -79,7 +79,7 @@ export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr:
   if (state.broken) throw new NotMergeable();
   // mergeable_discussions_state?: under the project's rule, no discussion left to resolve.
   if (project.only_allow_merge_if_all_discussions_are_resolved && (await hasUnresolvedDiscussions(deps.db, mr.id))) throw new NotMergeable();
-  // Pipelines do not exist, so `mergeable_ci_state?` holds even under
+  // No merge request has a head pipeline yet (issue #13), so `mergeable_ci_state?` holds even under
   // only_allow_merge_if_pipeline_succeeds, and merge_when_pipeline_succeeds merges now.
 
   // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.

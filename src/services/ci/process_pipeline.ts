@@ -58,7 +58,8 @@ export async function updatePipelineStatus(db: Conn, pipelineId: number, latest?
     changes.finished_at = null;
   }
   await db('ci_pipelines').where({ id: pipelineId }).update(changes);
-  // (pipeline hook: a pipeline event fires here when the status changed — webhooks, issue #8)
+  // Not yet: GitLab sends a pipeline event to the project's hooks here when the status changed
+  // (enqueueProjectHooks(tx, projectId, 'pipeline_hooks', …) of services/hook_triggers.ts; issue #13).
   return status;
 }
 
