@@ -3,11 +3,8 @@
 // found as the user sees it (find_noteable: GitLab's 404s for a missing or unreadable one),
 // with what the user may do there (create_note, resolve a discussion, a note's policy
 // subject) and the diff a positioned note must name. discussions.ts builds every route of
-// every entry from this table, so a new kind plugs in with one entry here: snippets add
-//   { segment: 'snippets', collection: 'snippets', what: 'a snippet', id: p.integer().required(),
-//     resolvable: false, find: (deps, loaded, id) => <the project snippet, readable, as a
-//     DiscussionNoteable with target { type: 'Snippet', id, projectId }> }
-// (services/notes.ts and store/note_kinds.ts already know the 'Snippet' noteable type).
+// every entry from this table, so a new kind plugs in with one entry here: issues, merge
+// requests, project snippets (by id) and commits.
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
 import type { Param } from '../http/params.js';
@@ -20,7 +17,7 @@ import type { NoteFacts } from '../policy/notes.js';
 import { can, type NoteSubject } from '../policy/can.js';
 import { fullPathOf } from '../finders/projects.js';
 import { repositoryOf } from './repo_context.js';
-import { noteSubject, readableNoteable, type NoteableKind } from './noteables.js';
+import { noteSubject, readableNoteable, type Noteable, type NotedKind } from './noteables.js';
 
 /** A noteable found for a discussions route, with what the user may do with its notes. */
 export interface DiscussionNoteable {
@@ -52,8 +49,8 @@ export interface DiscussionNoteableKind {
   find(deps: Deps, loaded: LoadedProject, id: number | string): Promise<DiscussionNoteable>;
 }
 
-/** Issues and merge requests, through the notes API's own lookup (api/noteables.ts). */
-function issuable(kind: NoteableKind, what: string, resolvable: boolean): DiscussionNoteableKind {
+/** Issues, merge requests and project snippets, through the notes API's own lookup (api/noteables.ts). */
+function noted(kind: NotedKind, what: string, resolvable: boolean): DiscussionNoteableKind {
   return {
     segment: kind,
     collection: kind,
@@ -62,7 +59,7 @@ function issuable(kind: NoteableKind, what: string, resolvable: boolean): Discus
     resolvable,
     async find(deps, loaded, id) {
       const noteable = await readableNoteable(deps, loaded, kind, id as number);
-      const mr = noteable.mergeRequest;
+      const mr = (noteable as Partial<Noteable>).mergeRequest;
       return {
         target: { type: noteable.type, id: noteable.id, projectId: noteable.projectId },
         iid: noteable.iid,
@@ -106,7 +103,8 @@ const commits: DiscussionNoteableKind = {
 };
 
 export const DISCUSSION_NOTEABLES: readonly DiscussionNoteableKind[] = [
-  issuable('issues', 'an issue', false),
-  issuable('merge_requests', 'a merge request', true),
+  noted('issues', 'an issue', false),
+  noted('merge_requests', 'a merge request', true),
+  noted('snippets', 'a snippet', false),
   commits,
 ];

@@ -278,6 +278,30 @@ describe('Discussions API', function () {
     });
   });
 
+  describe('on project snippets', () => {
+    it('starts, lists and replies to a snippet thread (not resolvable); a private snippet is 404 to strangers', async () => {
+      const p = await setup();
+      const snippet = await s.post(`/projects/${p.id}/snippets`, { token: reporter.token, json: { title: 'Snip', file_name: 'a.rb', code: 'puts 1', visibility: 'private' } });
+      expect(snippet.status, snippet.text).to.equal(201);
+      const url = `/projects/${p.id}/snippets/${snippet.body.id}/discussions`;
+      const started = await s.post(url, { token: guest.token, json: { body: 'About this snippet' } });
+      expect(started.status, started.text).to.equal(201);
+      expect(started.body.individual_note).to.equal(false);
+      expect(started.body.notes[0]).to.include({ type: 'DiscussionNote', body: 'About this snippet', noteable_type: 'Snippet', noteable_id: snippet.body.id, resolvable: false, noteable_iid: null });
+      const reply = await s.post(`${url}/${started.body.id}/notes`, { token: reporter.token, json: { body: 'Thanks' } });
+      expect(reply.status, reply.text).to.equal(201);
+      const listed = await s.get(url, { token: guest.token });
+      expect(listed.status).to.equal(200);
+      expect(listed.body.map((d: { notes: { body: string }[] }) => d.notes.map((n) => n.body))).to.deep.equal([['About this snippet', 'Thanks']]);
+      const resolve = await s.put(`${url}/${started.body.id}`, { token: reporter.token, json: { resolved: true } });
+      expect(resolve.status).to.equal(404); // only merge request discussions resolve: no such route
+      const hidden = await s.get(url, { token: stranger.token });
+      expect([hidden.status, hidden.body]).to.deep.equal([404, { message: '404 Project Not Found' }]);
+      const missing = await s.get(`/projects/${p.id}/snippets/999999/discussions`, { token: reporter.token });
+      expect([missing.status, missing.body]).to.deep.equal([404, { message: '404 Not found' }]);
+    });
+  });
+
   describe('on commits', () => {
     it('discusses a commit by sha or ref, on a line of its own diff too', async () => {
       const p = await setup();
