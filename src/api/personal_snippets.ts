@@ -75,7 +75,7 @@ export const personalSnippetRoutes: Route[] = [
     params: {
       title: p.string().required(),
       file_name: p.string().required(),
-      content: p.string().required(),
+      content: p.anyString().required(), // a NUL is the model's error (services/snippet_validation.ts)
       description: p.string(),
       visibility: visibilityParam().default('internal'),
     },
@@ -101,7 +101,7 @@ export const personalSnippetRoutes: Route[] = [
       ...snippetId,
       title: p.string(),
       file_name: p.string(),
-      content: p.string(),
+      content: p.anyString(),
       description: p.string(),
       visibility: visibilityParam(),
     },

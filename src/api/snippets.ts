@@ -89,7 +89,7 @@ export const projectSnippetRoutes: Route[] = [
     params: {
       title: p.string().required(),
       file_name: p.string().required(),
-      code: p.string().required(),
+      code: p.anyString().required(), // a NUL is the model's error (services/snippet_validation.ts)
       description: p.string(),
       visibility: visibilityParam().required(),
     },
@@ -116,7 +116,7 @@ export const projectSnippetRoutes: Route[] = [
       ...snippetId,
       title: p.string(),
       file_name: p.string(),
-      code: p.string(),
+      code: p.anyString(),
       description: p.string(),
       visibility: visibilityParam(),
     },
