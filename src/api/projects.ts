@@ -18,7 +18,7 @@ import { presentProject } from './present_projects.js';
 import { userBasic } from '../entities/user.js';
 import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
-import { storableId } from '../store/stored_values.js';
+import { storableId, storableText } from '../store/stored_values.js';
 import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';
 
 const PROJECT = { schema: 'Project' } as const;
@@ -231,7 +231,9 @@ export const projectRoutes: Route[] = [
             .whereNull('m.requested_at'),
         );
       const query = deps.db('users').whereIn('id', members).orderBy('id', 'asc');
-      if (v.search) {
+      if (v.search && !storableText(v.search)) {
+        query.whereRaw('1 = 0'); // no name or e-mail holds a NUL (fuzzy.ts)
+      } else if (v.search) {
         const pattern = containsPattern(v.search);
         query.where((w) =>
           w
