@@ -7,51 +7,19 @@
 // may withdraw; a user with no pending request is `404 Not found`.
 import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
-import type { MemberRow, UserRow } from '../store/rows.js';
+import type { MemberRow } from '../store/rows.js';
 import { forbidden, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
-import { can, type GroupSubject } from '../policy/can.js';
-import { groupMemberFacts } from '../policy/members.js';
+import { can } from '../policy/can.js';
 import { projectRequestFacts } from '../policy/access_requests.js';
 import type { SourceType } from '../finders/members.js';
 import { findRequester, requestersQuery, requestersUsers } from '../finders/access_requests.js';
 import { presentAccessRequesters } from '../entities/access_requester.js';
 import { presentMember } from './present_people.js';
 import { approveAccessRequest, removeAccessRequest, requestAccess } from '../services/access_requests.js';
-import type { MemberGuard } from '../services/members.js';
-import type { LoadedProject } from './loaders.js';
+import { sourceOf, type Source, type SourceRequest } from './member_sources.js';
 import { DEVELOPER } from '../store/levels.js';
-
-type SourceRequest = { user: UserRow } & ({ loaded: LoadedProject } | { subject: GroupSubject });
-
-interface Source {
-  type: SourceType;
-  id: number;
-  guard(action: 'update' | 'destroy'): MemberGuard;
-}
-
-function sourceOf(req: SourceRequest): Source {
-  const { user } = req;
-  if ('loaded' in req) {
-    const { project, access } = req.loaded;
-    return {
-      type: 'project',
-      id: project.id,
-      guard: (action) => async (_tx, member) => {
-        if (!can(user, { kind: 'project_member', project, access, member }, `${action}_project_member`)) throw forbidden();
-      },
-    };
-  }
-  const { group } = req.subject;
-  return {
-    type: 'group',
-    id: group.id,
-    guard: (action) => async (tx, member) => {
-      if (!can(user, { kind: 'group_member', ...(await groupMemberFacts(tx, user, group, member)) }, `${action}_group_member`)) throw forbidden();
-    },
-  };
-}
 
 async function requestOf(deps: Deps, source: Source, userId: number): Promise<MemberRow> {
   const request = await findRequester(deps.db, source.type, source.id, userId);

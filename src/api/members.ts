@@ -7,17 +7,15 @@
 // personal project's owner stay; anyone may leave), inside the write's transaction.
 import { route, type Route } from './route.js';
 import type { Deps } from '../deps.js';
-import type { MemberRow, UserRow } from '../store/rows.js';
-import { forbidden, recordNotFound } from '../http/errors.js';
+import type { MemberRow } from '../store/rows.js';
+import { recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { can, type GroupSubject } from '../policy/can.js';
-import { groupMemberFacts } from '../policy/members.js';
 import { findMember, membersQuery, type SourceType } from '../finders/members.js';
 import { presentMember, presentMembers } from './present_people.js';
-import { addMember, removeMember, updateMember, type MemberGuard } from '../services/members.js';
-import type { LoadedProject } from './loaders.js';
+import { addMember, removeMember, updateMember } from '../services/members.js';
+import { sourceOf, type Source } from './member_sources.js';
 
 /** A DateTime parameter stored in a date column: the date as written, in its own offset. */
 const expiresAt = () => p.datetimeAsDate();
@@ -25,38 +23,6 @@ const expiresAt = () => p.datetimeAsDate();
 const MEMBER = { schema: 'Member' } as const;
 const userId = { user_id: p.integer().required() };
 const level = { ...userId, access_level: p.integer().required(), expires_at: expiresAt() };
-
-/** A membership source as the routes need it: its id, and the member policy for a write. */
-interface Source {
-  type: SourceType;
-  id: number;
-  /** The member policy, asked inside the write transaction. */
-  guard(action: 'update' | 'destroy'): MemberGuard;
-}
-
-type SourceRequest = { user: UserRow } & ({ loaded: LoadedProject } | { subject: GroupSubject });
-
-function sourceOf(req: SourceRequest): Source {
-  const { user } = req;
-  if ('loaded' in req) {
-    const { project, access } = req.loaded;
-    return {
-      type: 'project',
-      id: project.id,
-      guard: (action) => async (_tx, member) => {
-        if (!can(user, { kind: 'project_member', project, access, member }, `${action}_project_member`)) throw forbidden();
-      },
-    };
-  }
-  const { group } = req.subject;
-  return {
-    type: 'group',
-    id: group.id,
-    guard: (action) => async (tx, member) => {
-      if (!can(user, { kind: 'group_member', ...(await groupMemberFacts(tx, user, group, member)) }, `${action}_group_member`)) throw forbidden();
-    },
-  };
-}
 
 async function memberOf(deps: Deps, source: Source, id: number): Promise<MemberRow> {
   const member = await findMember(deps.db, source.type, source.id, id);
