@@ -16,6 +16,7 @@ import { can } from '../policy/can.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
 import { findIssue } from '../finders/issues.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
+import { usersById } from '../finders/users.js';
 import { issueParticipants } from '../finders/issue_participants.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { mergeRequestClosesIssues } from '../services/closing_issues.js';
@@ -55,14 +56,20 @@ export const issueExtraRoutes: Route[] = [
     response: { schema: 'MergeRequestBasic', list: true },
     handler: async ({ ctx, deps, loaded, params }) => {
       const { issue } = await readableIssue(deps, loaded, params.issue_iid);
-      const candidates: MergeRequestRow[] = await deps.db('merge_requests')
-        .where({ target_project_id: loaded.project.id })
-        .whereIn('state', ['opened', 'merged'])
-        .orderBy('id', 'desc');
+      // Only merge requests into the default branch close issues (mergeRequestClosesIssues);
+      // their authors are loaded in one query.
+      const { default_branch: defaultBranch } = loaded.project;
+      const candidates: MergeRequestRow[] = defaultBranch
+        ? await deps.db('merge_requests')
+            .where({ target_project_id: loaded.project.id, target_branch: defaultBranch })
+            .whereIn('state', ['opened', 'merged'])
+            .orderBy('id', 'desc')
+        : [];
+      const readable = candidates.filter((mr) => can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request'));
+      const authors = await usersById(deps.db, readable.map((mr) => mr.author_id));
       const closing: MergeRequestRow[] = [];
-      for (const mr of candidates) {
-        if (!can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request')) continue;
-        const author = mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) ?? null);
+      for (const mr of readable) {
+        const author = mr.author_id === null ? null : (authors.get(mr.author_id) ?? null);
         const closes = await mergeRequestClosesIssues(deps, loaded.project, mr, author);
         if (closes.some((i) => i.id === issue.id)) closing.push(mr);
       }
