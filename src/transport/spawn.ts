@@ -13,9 +13,8 @@ import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import type { Readable } from 'node:stream';
 import { pkt } from './pktline.js';
+import { processGroupWatchdog } from './process_watchdog.js';
 
-export const DEFAULT_IDLE_MS = 10 * 60_000;
-const KILL_GRACE_MS = 10_000;
 const STDERR_KEEP = 4096;
 
 /** Request bodies git would reject: answered 400 when nothing was sent back yet. */
@@ -74,27 +73,11 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
     let bytesIn = run.head?.length ?? 0;
     let bytesOut = 0;
     let settled = false;
-    let idle: NodeJS.Timeout | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
     const stdout = child.stdout!;
     const stderrStream = child.stderr!;
 
-    const signal = (sig: NodeJS.Signals) => {
-      try {
-        if (child.pid) process.kill(-child.pid, sig);
-      } catch {
-        // already gone
-      }
-    };
-    const stop = () => {
-      if (settled) return;
-      signal('SIGTERM');
-      killTimer ??= setTimeout(() => signal('SIGKILL'), KILL_GRACE_MS).unref();
-    };
-    const touch = () => {
-      clearTimeout(idle);
-      idle = setTimeout(stop, run.idleMs ?? DEFAULT_IDLE_MS).unref();
-    };
+    const watchdog = processGroupWatchdog(child, run.idleMs);
+    const { stop, touch } = watchdog;
     const commit = (status: number, headers: Record<string, string>) => {
       committed = true;
       if (clientGone) return;
@@ -174,8 +157,7 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
     const finish = async (code: number | null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(idle);
-      clearTimeout(killTimer);
+      watchdog.dispose();
       let status = 200;
       if (!committed) {
         if (badInput) {

@@ -15,9 +15,8 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ServerChannel } from 'ssh2';
-import { DEFAULT_IDLE_MS } from './spawn.js';
+import { processGroupWatchdog } from './process_watchdog.js';
 
-const KILL_GRACE_MS = 10_000;
 
 /** Rewrites git's output on its way to the client (receive-pack's side-band messages). */
 export interface OutputRewrite {
@@ -68,26 +67,10 @@ export function runGitOnChannel(run: ChannelGitRun): Promise<number> {
     let rewrite: OutputRewrite | undefined;
     let clientGone = false;
     let settled = false;
-    let idle: NodeJS.Timeout | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
     let failure = '';
 
-    const signal = (sig: NodeJS.Signals) => {
-      try {
-        if (child.pid) process.kill(-child.pid, sig);
-      } catch {
-        // already gone
-      }
-    };
-    const stop = () => {
-      if (settled) return;
-      signal('SIGTERM');
-      killTimer ??= setTimeout(() => signal('SIGKILL'), KILL_GRACE_MS).unref();
-    };
-    const touch = () => {
-      clearTimeout(idle);
-      idle = setTimeout(stop, run.idleMs ?? DEFAULT_IDLE_MS).unref();
-    };
+    const watchdog = processGroupWatchdog(child, run.idleMs);
+    const { stop, touch } = watchdog;
     const send = (chunk: Buffer) => {
       if (clientGone || !chunk.length) return;
       if (!channel.write(chunk)) {
@@ -136,8 +119,7 @@ export function runGitOnChannel(run: ChannelGitRun): Promise<number> {
     const finish = async (code: number | null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(idle);
-      clearTimeout(killTimer);
+      watchdog.dispose();
       if (rewrite) send(rewrite.end());
       sendError(stderr.end() + failure);
       const status = failure ? 1 : (code ?? 1);
