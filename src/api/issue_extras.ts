@@ -17,7 +17,7 @@ import { canReadProject, projectAccess } from '../policy/projects.js';
 import { findIssue } from '../finders/issues.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
-import { issueParticipants } from '../finders/issue_participants.js';
+import { issueParticipants } from '../finders/participants.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { mergeRequestClosesIssues } from '../services/closing_issues.js';
 import { findUserAgentDetail } from '../services/user_agent_details.js';

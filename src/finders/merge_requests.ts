@@ -4,18 +4,16 @@
 // is loaded in one batch per kind by `loadMergeRequestExtras`.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { UserRow } from '../store/rows.js';
 import type { MilestoneRow, MergeRequestRow } from '../store/issuable_rows.js';
 import { whereVisibleMergeRequests } from '../policy/merge_requests.js';
 import { awardedIds, voteCounts } from './award_emoji.js';
 import { applySharedFilters, labelTitlesOf, type IssuableListFilters } from './issuable_filters.js';
-import { canReadProject, projectAccess } from '../policy/projects.js';
 import { isProtected } from '../policy/branches.js';
 import { PRIVATE } from '../store/levels.js';
 import { findProjectByIdOrPath } from './projects.js';
 import { countedUnder, ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
 import { hotRows } from '../store/hot.js';
-import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from './mentions.js';
 import type { MergeRequestExtras } from '../store/extras.js';
 export type { MergeRequestExtras } from '../store/extras.js';
 
@@ -159,28 +157,3 @@ export async function findOpenMergeRequests(
     .orderBy('id');
 }
 
-/**
- * Issuable#participants as GitLab 10.8's Participable gathered them: the assignee, the
- * author, the authors of the notes (newest first: the traversal is a stack), then the users
- * mentioned in the title, the description and the notes; only those who can read the
- * project, each once.
- */
-export async function mergeRequestParticipants(db: Conn, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<UserRow[]> {
-  const notes: { author_id: number | null; body: string }[] = await db('notes')
-    .where({ noteable_type: 'MergeRequest', noteable_id: mr.id })
-    .orderBy('id', 'desc')
-    .select('author_id', 'body');
-  const ids: number[] = [];
-  for (const id of [mr.assignee_id, mr.author_id, ...notes.map((n) => n.author_id)]) if (id !== null && !ids.includes(id)) ids.push(id);
-  const mentioned = mergeMentions(extractTitleMentions(mr.title), extractMentions(mr.description), ...notes.map((n) => extractMentions(n.body))).names;
-  const author: UserRow | undefined = mr.author_id === null ? undefined : await db('users').where({ id: mr.author_id }).first();
-  if (author) for (const id of await resolveMentions(db, project, author, mentioned)) if (!ids.includes(id)) ids.push(id);
-  const users: UserRow[] = ids.length ? await db('users').whereIn('id', ids) : [];
-  const byId = new Map(users.map((u) => [u.id, u]));
-  const out: UserRow[] = [];
-  for (const id of ids) {
-    const u = byId.get(id);
-    if (u && u.state !== 'blocked' && canReadProject(u, project, await projectAccess(db, u, project))) out.push(u);
-  }
-  return out;
-}
