@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import {
 } from './harness.js';
 import { insertIssues } from './issues.js';
 import { insertMergeRequests } from './merge_requests.js';
+import { freePort } from '../test/helpers/free_port.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SETTINGS = {
@@ -191,16 +191,6 @@ async function withRssPeak<T>(pid: number | undefined, body: () => Promise<T>): 
 // ---------------------------------------------------------------------------------------------
 // Start-up and idle memory: fresh servers on empty databases.
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady(url: string, child: ChildProcess, deadlineMs: number): Promise<void> {
   const deadline = Date.now() + deadlineMs;

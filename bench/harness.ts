@@ -5,7 +5,6 @@
 // writer too (see timing.ts).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import pg from 'pg';
 import { startPgCluster, type PgCluster } from '../test/helpers/pg_cluster.js';
 import { advanceIdSequence } from '../src/store/ids.js';
 import { isSqlite, type Db } from '../src/store/db.js';
+import { freePort } from '../test/helpers/free_port.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url)); // dist/bench
 export const REPO = path.resolve(HERE, '../..');
@@ -118,16 +118,6 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function bootServer(options: ServerOptions = {}): Promise<Server> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.json)`);

@@ -16,7 +16,6 @@
 // Prints a markdown table and writes bench/results/jobs.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -26,6 +25,7 @@ import { openDb, type Db } from '../src/store/db.js';
 import { enqueueJob } from '../src/store/job_queue.js';
 import { registerJob } from '../src/jobs/registry.js';
 import { intEnv, MAIN, preamble, runMain, sleep, writeResults } from './harness.js';
+import { freePort } from '../test/helpers/free_port.js';
 
 const JOBS = intEnv('BENCH_JOBS', 5000);
 const SAMPLES = intEnv('BENCH_SAMPLES', 200);
@@ -41,16 +41,6 @@ registerJob<{ n: number }>('bench_ping', {
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function queueMany(db: Db, n: number): Promise<number[]> {
   const ids: number[] = [];

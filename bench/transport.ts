@@ -6,11 +6,11 @@
 // Prints a markdown table (also written to bench/results/transport.md). Aim: within 1.5x.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Api, ROOT_TOKEN, runMain, writeResults } from './harness.js';
 import { gitAsync, gitSync, median, msSince, now, withInProcessServer } from './timing.js';
+import { freePort } from '../test/helpers/free_port.js';
 
 const runs = Number(process.argv[2] ?? 3);
 const ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: os.tmpdir() };
@@ -36,16 +36,6 @@ function synthesize(dir: string, commits: number): string {
   return repo;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A key pair made by ssh-keygen, and the environment that makes git use it over SSH. */
 function sshClientEnv(dir: string): { env: NodeJS.ProcessEnv; publicKey: string } {

@@ -5,9 +5,9 @@
 // one, `nobody` otherwise. The C locale makes text order and lower() byte-wise, as SQLite's.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free_port.js';
 
 export interface PgCluster {
   /** A superuser URL of the cluster's `postgres` database. */
@@ -38,16 +38,6 @@ function clusterOwner(): { uid: number; gid: number } | undefined {
   throw new Error('running as root and neither the postgres nor the nobody user exists to own the test cluster');
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startPgCluster(): Promise<PgCluster> {
   const bin = pgBinDir();

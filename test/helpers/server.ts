@@ -1,7 +1,6 @@
 // Boots the real Wharf server on a temporary database (a SQLite file, or a fresh PostgreSQL
 // database with WHARF_TEST_DB=postgres) and repos folder, and talks HTTP to it.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -11,6 +10,7 @@ import type { UserRow } from '../../src/store/rows.js';
 import { insertUser } from '../../src/services/users.js';
 import { createToken } from '../../src/services/tokens.js';
 import { createTestDatabase } from './test_db.js';
+import { freePort } from './free_port.js';
 
 export const ROOT_TOKEN = 'root-test-token-0123456789';
 
@@ -119,16 +119,6 @@ export class TestServer {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A fresh server: its own temp folder, database and repositories; root's token is ROOT_TOKEN.

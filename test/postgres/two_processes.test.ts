@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT_TOKEN } from '../helpers/server.js';
-import { freePort } from '../helpers/pg_cluster.js';
+import { freePort } from '../helpers/free_port.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/test_db.js';
 import { commit, gitOk, tempDir } from '../transport/git_client.js';
 import { git as bareGit } from '../helpers/bare_git.js';

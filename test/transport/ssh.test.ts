@@ -14,6 +14,7 @@ import { DEVELOPER, MASTER } from '../../src/policy/levels.js';
 import type { UserRow } from '../../src/store/rows.js';
 import { commit, gitOk, repoUrl, tempDir, workRepo } from './git_client.js';
 import { sshClient, type SshClient } from './ssh_client.js';
+import { freePort } from '../helpers/free_port.js';
 
 type Account = { user: UserRow; token: string; key: KeyPair };
 type Project = { id: number; path: string; ssh: string; gitdir: string };
@@ -367,15 +368,3 @@ describe('git over SSH', function () {
     return row.id;
   }
 });
-
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as import('node:net').AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}

@@ -1,0 +1,14 @@
+// A TCP port free on 127.0.0.1 right now (the kernel picks it; the listener is closed again),
+// for servers that tests and benchmarks start on their own ports.
+import net from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
