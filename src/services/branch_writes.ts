@@ -2,7 +2,7 @@
 // DeleteMergedBranchesService). Refs move by compare-and-swap under the repository lock.
 import type { Deps } from '../deps.js';
 import { Rejected, RefMoved } from '../store/domain_errors.js';
-import { BranchRules, canPushToBranch, checkRefUpdate, PUSH_PROTECTED } from '../policy/branches.js';
+import { BranchRules, canPushToBranch, PUSH_PROTECTED } from '../policy/branches.js';
 import { settingsOf } from './application_settings.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { deleteRef, listBranchHeads, RefMovedError } from '../git/refs.js';
@@ -10,6 +10,7 @@ import { whileRepositoryExists, withProjectRepository } from './repository_guard
 import { mergedInto } from '../git/history.js';
 import { RepoReader } from '../git/reader.js';
 import { ZERO_OID } from './pushed_ref.js';
+import { checkApiRefChange } from './api_ref_check.js';
 import { afterWrite, branchMoved, commitFiles, conflictingBranch, moveBranch, type ProjectContext } from './repository_writes.js';
 
 export const BRANCH_EXISTS = 'Branch already exists';
@@ -44,7 +45,7 @@ async function createBranchIn(deps: Deps, loaded: ProjectContext, gitdir: string
   if (other) throw new Rejected(`Branch name is invalid: a branch called '${other}' is in the way`);
   const target = await new RepoReader(gitdir).resolveCommit(ref);
   if (!target) throw new Rejected('Invalid reference name');
-  await checkChange(deps, loaded, name, null, target);
+  await checkApiRefChange(deps, loaded, `refs/heads/${name}`, null, target);
 
   await moveBranch(deps, project, name, target, null, BRANCH_EXISTS);
   await afterWrite(deps, project, null, loaded.user!, [{ ref: `refs/heads/${name}`, oldOid: ZERO_OID, newOid: target }]);
@@ -55,7 +56,7 @@ async function createBranchIn(deps: Deps, loaded: ProjectContext, gitdir: string
 export async function deleteBranch(deps: Deps, loaded: ProjectContext, name: string, head: string): Promise<void> {
   const { project } = loaded;
   if (name === project.default_branch) throw new Rejected(DEFAULT_BRANCH);
-  await checkChange(deps, loaded, name, head, null);
+  await checkApiRefChange(deps, loaded, `refs/heads/${name}`, head, null);
   await withProjectRepository(deps, project, async (gitdir) => {
     try {
       await deleteRef(gitdir, `refs/heads/${name}`, head);
@@ -65,24 +66,6 @@ export async function deleteBranch(deps: Deps, loaded: ProjectContext, name: str
     }
   });
   await afterWrite(deps, project, null, loaded.user!, [{ ref: `refs/heads/${name}`, oldOid: head, newOid: ZERO_OID }]);
-}
-
-/**
- * The push hooks' verdict on an API ref change (GitLab's `web` protocol: a master may delete
- * a protected branch), as a 400. GitLab 10.8 relayed the hook's raw output here, which
- * (derived from its hook runner and gitlab-shell) read "GitLab: <message>" with an HTML line
- * break; Wharf answers the message alone, as later GitLab versions do.
- */
-async function checkChange(deps: Deps, loaded: ProjectContext, name: string, oldOid: string | null, newOid: string | null): Promise<void> {
-  const verdict = await checkRefUpdate(deps.db, loaded.user, loaded.project, loaded.access, {
-    ref: `refs/heads/${name}`,
-    oldOid,
-    newOid,
-    isForce: false,
-    emptyRepo: false,
-    web: true,
-  });
-  if (!verdict.allowed) throw new Rejected(verdict.message);
 }
 
 /**

@@ -18,13 +18,13 @@
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { Rejected } from '../store/domain_errors.js';
-import { checkRefUpdate } from '../policy/branches.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { deleteRef, readRef, RefMovedError, updateRef } from '../git/refs.js';
 import { RepoReader } from '../git/reader.js';
 import { ObjectBatch } from '../git/writer.js';
 import { whileRepositoryExists, withProjectRepository } from './repository_guard.js';
 import { afterWrite, type ProjectContext } from './repository_writes.js';
+import { checkApiRefChange } from './api_ref_check.js';
 import { ZERO_OID } from './pushed_ref.js';
 import { deleteReleaseOf, findRelease, createRelease } from './releases.js';
 
@@ -53,19 +53,6 @@ function conflictingTag(names: Iterable<string>, name: string): string | null {
   return null;
 }
 
-/** The push hooks' verdict on the change of `refs/tags/<name>` (GitLab's `web` protocol), as a 400. */
-async function checkHooks(deps: Deps, loaded: ProjectContext, name: string, oldOid: string | null, newOid: string | null): Promise<void> {
-  const verdict = await checkRefUpdate(deps.db, loaded.user, loaded.project, loaded.access, {
-    ref: `refs/tags/${name}`,
-    oldOid,
-    newOid,
-    isForce: false,
-    emptyRepo: false,
-    web: true,
-  });
-  if (!verdict.allowed) throw new Rejected(verdict.message);
-}
-
 /** Creates the tag; returns the oid the ref points at (the tag object's for an annotated tag). */
 export async function createTag(deps: Deps, loaded: ProjectContext, req: NewTagRequest): Promise<string> {
   if (!isValidBranchName(req.name)) throw new Rejected(TAG_NAME_INVALID);
@@ -76,7 +63,7 @@ export async function createTag(deps: Deps, loaded: ProjectContext, req: NewTagR
     const reader = new RepoReader(gitdir);
     const target = await reader.resolveCommit(req.ref);
     if (!target) throw new Rejected(targetInvalid(req.ref));
-    await checkHooks(deps, loaded, req.name, await readRef(gitdir, ref), target);
+    await checkApiRefChange(deps, loaded, ref, await readRef(gitdir, ref), target);
     const names = await reader.tags();
     if (names.includes(req.name)) throw new Rejected(tagExists(req.name));
     const other = conflictingTag(names, req.name);
@@ -112,7 +99,7 @@ export async function createTag(deps: Deps, loaded: ProjectContext, req: NewTagR
 export async function deleteTag(deps: Deps, loaded: ProjectContext, name: string, target: string, commit: string | null): Promise<void> {
   const { project } = loaded;
   const ref = `refs/tags/${name}`;
-  await checkHooks(deps, loaded, name, target, null);
+  await checkApiRefChange(deps, loaded, ref, target, null);
   await withProjectRepository(deps, project, async (gitdir) => {
     try {
       await deleteRef(gitdir, ref, target);
