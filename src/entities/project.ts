@@ -34,16 +34,23 @@ function tagList(tags: string): string[] {
   }
 }
 
-function basicDetails(urls: Urls, p: BasicFields) {
-  const path = `${p.namespace.full_path}/${p.path}`;
+/** GitLab's ProjectIdentity: what every project entity (and an export's or import's status) starts with. */
+export function projectIdentity(p: Pick<BasicFields, 'id' | 'description' | 'name' | 'path' | 'created_at' | 'namespace'>) {
   return {
     id: p.id,
     description: p.description,
     name: p.name,
     name_with_namespace: `${p.namespace.full_name} / ${p.name}`,
     path: p.path,
-    path_with_namespace: path,
+    path_with_namespace: `${p.namespace.full_path}/${p.path}`,
     created_at: p.created_at,
+  };
+}
+
+function basicDetails(urls: Urls, p: BasicFields) {
+  const path = `${p.namespace.full_path}/${p.path}`;
+  return {
+    ...projectIdentity(p),
     default_branch: p.default_branch,
     tag_list: p.tag_list === '[]' ? [] : tagList(p.tag_list),
     ssh_url_to_repo: urls.sshRepo(path),

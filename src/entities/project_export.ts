@@ -3,19 +3,7 @@
 // `export_status`, and `_links` (the API download and the web download) once finished.
 import type { Urls } from '../http/urls.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-
-export function projectIdentity(p: ProjectWithNamespace) {
-  const fullPath = p.namespace.full_path ? `${p.namespace.full_path}/${p.path}` : p.path;
-  return {
-    id: p.id,
-    description: p.description,
-    name: p.name,
-    name_with_namespace: `${p.namespace.full_name} / ${p.name}`,
-    path: p.path,
-    path_with_namespace: fullPath,
-    created_at: p.created_at,
-  };
-}
+import { projectIdentity } from './project.js';
 
 export function projectExportStatus(urls: Urls, p: ProjectWithNamespace, status: string) {
   const identity = projectIdentity(p);
