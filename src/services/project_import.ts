@@ -68,6 +68,13 @@ export async function scheduleImport(deps: Deps, user: UserRow, req: ImportReque
     await fs.promises.mkdir(importsDir(deps), { recursive: true });
     const tmp = `${target}.${crypto.randomBytes(4).toString('hex')}.tmp`;
     await fs.promises.copyFile(req.file, tmp);
+    // On disk before the 201 that schedules its import: synced, then renamed into place.
+    const copy = await fs.promises.open(tmp, 'r');
+    try {
+      await copy.sync();
+    } finally {
+      await copy.close();
+    }
     await fs.promises.rename(tmp, target);
     await deps.db.transaction(async (tx) => {
       await tx('projects').where({ id: project.id }).update({ import_status: 'scheduled', import_error: null });
