@@ -67,12 +67,24 @@ async function enqueueFor(tx: Conn, hooks: Pick<WebHookRow, 'id'>[], hookName: W
   }
 }
 
-/** The project's hooks (and the system hooks) that want `scope`: one query each. */
+/** The project's hooks (and, for the system scopes, the system hooks) that want `scope`, in one query. */
 async function hooksFor(tx: Conn, projectId: number, scope: HookScope): Promise<{ project: { id: number }[]; system: { id: number }[] }> {
   const column = HOOK_SCOPES[scope];
-  const project = await tx('web_hooks').where({ type: 'ProjectHook', project_id: projectId }).where(column, true).orderBy('id').select('id');
-  const system = SYSTEM_SCOPES.includes(scope) ? await tx('web_hooks').where({ type: 'SystemHook' }).where(column, true).orderBy('id').select('id') : [];
-  return { project, system };
+  const withSystem = SYSTEM_SCOPES.includes(scope);
+  const rows: { id: number; type: string }[] = await tx('web_hooks')
+    .where(column, true)
+    .where((w) => {
+      w.where({ type: 'ProjectHook', project_id: projectId });
+      if (withSystem) w.orWhere({ type: 'SystemHook' });
+    })
+    .orderBy('id')
+    .select('id', 'type');
+  return { project: rows.filter((r) => r.type === 'ProjectHook'), system: rows.filter((r) => r.type === 'SystemHook') };
+}
+
+/** Whether the project has a hook at all, or there is a system hook (one indexed query): what every trigger asks first. */
+async function anyHookFor(tx: Conn, projectId: number): Promise<boolean> {
+  return !!(await tx('web_hooks').where({ type: 'ProjectHook', project_id: projectId }).orWhere({ type: 'SystemHook' }).first('id'));
 }
 
 /** Whether any hook would receive `scope` for the project (lets a caller skip costly snapshots). */
@@ -168,7 +180,7 @@ function labelIds(labels: LabelRow[]): string {
 /** Queues the note hooks of a new comment (Notes::PostProcessService#execute_note_hooks). */
 export async function enqueueNoteHooks(tx: Conn, noteId: number, userId: number): Promise<void> {
   const note: NoteRow | undefined = await tx('notes').where({ id: noteId }).first();
-  if (!note) return;
+  if (!note || !(await anyHookFor(tx, note.project_id))) return;
   let issue: IssueRow | undefined;
   let mergeRequest: MergeRequestRow | undefined;
   if (note.noteable_type === 'Issue') issue = await tx('issues').where({ id: note.noteable_id }).first();
