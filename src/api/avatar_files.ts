@@ -10,6 +10,7 @@ import { findAvatar, type AvatarModel } from '../services/avatars.js';
 import { currentUser } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 import { groupSubjectOf, loadProject } from './loaders.js';
+import { storableId } from '../store/stored_values.js';
 
 const PREFIX = '/uploads/-/system/';
 const MODELS: readonly string[] = ['user', 'project', 'group'];
@@ -27,13 +28,15 @@ export function avatarFiles(deps: Deps, auth: Koa.Middleware): Koa.Middleware {
     const [model, avatar, id, filename, ...rest] = ctx.path.slice(PREFIX.length).split('/');
     if (!MODELS.includes(model) || avatar !== 'avatar' || !isId(id ?? '') || !filename || rest.length) return next();
     await auth(ctx, async () => {
+      const ownerId = storableId(id);
+      if (ownerId === null) throw notFound('Avatar'); // beyond any id (PostgreSQL's integer would refuse it)
       if (model === 'project') {
         ctx.params = { id };
         await loadProject(ctx, deps);
       } else if (model === 'group') {
         await groupSubjectOf(deps, currentUser(ctx), id);
       }
-      const image = await findAvatar(deps.db, model as AvatarModel, Number(id), filename);
+      const image = await findAvatar(deps.db, model as AvatarModel, ownerId, filename);
       if (!image) throw notFound('Avatar');
       ctx.status = 200;
       ctx.etag = `W/"${image.data.length.toString(16)}-${Date.parse(image.createdAt).toString(16)}"`;

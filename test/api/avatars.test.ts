@@ -119,6 +119,13 @@ describe('Avatars', () => {
       const r = await fetchBytes(`${s.url}${path}`);
       expect(r.status, path).to.equal(404);
     }
+    // Ids no row can have (beyond PostgreSQL's integer) answer the same on both engines.
+    for (const model of ['user', 'project', 'group']) {
+      const r = await fetch(`${s.url}/uploads/-/system/${model}/avatar/99999999999999/a.png`);
+      expect(r.status, model).to.equal(404);
+      const body = await r.json();
+      expect(body, model).to.deep.equal({ message: '404 Avatar Not Found' });
+    }
   });
 
   it("shows the Gravatar of a user's e-mail when they have no avatar, none when gravatar_enabled is off", async () => {
