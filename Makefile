@@ -50,17 +50,26 @@ lint: install
 	npx depcruise --config test/lint/dependency-cruiser.cjs --ignore-known test/lint/known-violations.json src
 
 # The whole suite on each engine; both runs always happen, and either failing fails the target.
+# Each run's output is also kept in a temporary file, so that a failed run's failures (mocha's
+# "N failing" list: titles and error lines, stack frames left out) are printed again at the very
+# end, where the tail of a CI log shows them.
 test: build system-deps lint
 	@case "$(WHARF_TEST_DB)" in \
 	  sqlite|postgres) engines="$(WHARF_TEST_DB)" ;; \
 	  both) engines="sqlite postgres" ;; \
 	  *) echo "WHARF_TEST_DB must be sqlite, postgres or both, not '$(WHARF_TEST_DB)'"; exit 2 ;; \
 	esac; \
+	logs=$$(mktemp -d); trap 'rm -rf "$$logs"' EXIT; \
 	failed=""; \
 	for engine in $$engines; do \
 	  echo "=== mocha on $$engine"; start=$$(date +%s); \
-	  WHARF_TEST_DB=$$engine npx mocha || failed="$$failed $$engine"; \
+	  { WHARF_TEST_DB=$$engine npx mocha; echo $$? > "$$logs/$$engine.rc"; } 2>&1 | tee "$$logs/$$engine.log"; \
+	  [ "$$(cat "$$logs/$$engine.rc")" = 0 ] || failed="$$failed $$engine"; \
 	  echo "=== $$engine: $$(( $$(date +%s) - start )) s"; \
+	done; \
+	for engine in $$failed; do \
+	  echo "=== what failed on $$engine:"; \
+	  awk '/ failing$$/ { on = 1 } on && NF && !/^ *at /' "$$logs/$$engine.log" | head -n 60; \
 	done; \
 	if [ -n "$$failed" ]; then echo "=== the suite failed on:$$failed"; exit 1; fi
 
