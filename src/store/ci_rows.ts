@@ -1,4 +1,5 @@
-// The stored rows of CI (migrations 20261122000038): pipelines and their jobs (ci_builds).
+// The stored rows of CI (migrations 20261122000038 and 41): pipelines, their jobs (ci_builds,
+// which also hold external commit statuses), variables, environments and deployments.
 import type { CiStatus } from './ci_statuses.js';
 import type { Flag } from './rows.js';
 
@@ -51,4 +52,41 @@ export interface BuildRow {
   artifacts_file: string | null;
   artifacts_size: number | null;
   artifacts_expire_at: string | null;
+  /** 'Ci::Build' (run by a runner) or 'GenericCommitStatus' (posted by external CI). */
+  type: string;
+  description: string | null;
+  target_url: string | null;
+}
+
+/** A project's (ci_variables) or a group's (ci_group_variables, `group_id`) CI variable. */
+export interface VariableRow {
+  id: number;
+  key: string;
+  value: string;
+  protected: Flag;
+}
+
+export interface EnvironmentRow {
+  id: number;
+  project_id: number;
+  name: string;
+  slug: string;
+  external_url: string | null;
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeploymentRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  environment_id: number;
+  ref: string;
+  tag: Flag;
+  sha: string;
+  user_id: number | null;
+  deployable_id: number | null;
+  created_at: string;
+  updated_at: string;
 }

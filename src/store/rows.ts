@@ -89,6 +89,8 @@ export interface ProjectRow {
   printing_merge_request_link_enabled: Flag;
   merge_method: 'merge' | 'rebase_merge' | 'ff';
   ci_config_path: string | null;
+  /** Seconds a CI job may run (GitLab's build_timeout, default 3600). */
+  build_timeout: number;
   tag_list: string; // JSON array
   import_url: string | null;
   import_status: string;
