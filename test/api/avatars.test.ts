@@ -114,6 +114,24 @@ describe('Avatars', () => {
     expect((await s.get(`/groups/${created.body.id}`)).body.avatar_url).to.equal(updated.body.avatar_url);
   });
 
+  it("removes the avatars of a deleted user, and of a deleted group's subgroups and projects", async () => {
+    const user = await multipart(s, 'POST', '/users', { email: 'gone@example.com', username: 'gone', name: 'Gone', password: 'secret-password' }, { name: 'u.png', data: PNG });
+    const group = await multipart(s, 'POST', '/groups', { name: 'Doomed', path: 'doomed', visibility: 'public' }, { name: 'g.png', data: PNG });
+    const sub = await multipart(s, 'POST', '/groups', { name: 'Sub', path: 'sub', parent_id: String(group.body.id), visibility: 'public' }, { name: 's.png', data: PNG });
+    const project = await multipart(s, 'POST', '/projects', { name: 'pic', namespace_id: String(sub.body.id), visibility: 'public' }, { name: 'p.png', data: PNG });
+    const urls = [user, group, sub, project].map((r) => {
+      expect(r.status, r.text).to.equal(201);
+      return r.body.avatar_url as string;
+    });
+    for (const url of urls) expect((await fetchBytes(url)).status, url).to.equal(200);
+    expect((await s.delete(`/users/${user.body.id}`, { token: ROOT_TOKEN })).status).to.equal(204);
+    expect((await s.delete(`/groups/${group.body.id}`, { token: ROOT_TOKEN })).status).to.equal(204);
+    await s.drainJobs();
+    for (const url of urls) expect((await fetchBytes(url)).status, url).to.equal(404);
+    const left = await s.deps.db('avatars').whereIn('filename', ['u.png', 'g.png', 's.png', 'p.png']).count({ n: '*' });
+    expect(Number(left[0].n)).to.equal(0);
+  });
+
   it('answers 404 for a path with no avatar', async () => {
     for (const path of [`/uploads/-/system/user/avatar/${alice.user.id}/none.png`, '/uploads/-/system/user/avatar/x/a.png', '/uploads/-/system/key/avatar/1/a.png']) {
       const r = await fetchBytes(`${s.url}${path}`);
