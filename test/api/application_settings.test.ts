@@ -4,7 +4,7 @@
 // and a change made through one server is seen by another on the same store at once.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { ChildServer, tempDataDir, removeDataDir } from '../helpers/child_server.js';
 import { FIELDS, SETTING_NAMES, VISIBLE_ATTRIBUTES } from '../../src/store/settings_catalogue.js';
 
 const VISIBILITY_NAMES = ['private', 'internal', 'public'];
@@ -385,6 +385,7 @@ describe('Application settings', () => {
       } finally {
         await a.stop();
         await b.stop();
+        await removeDataDir(dir);
       }
     });
   });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { ChildServer, tempDataDir, removeDataDir } from '../helpers/child_server.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/test_db.js';
 
 const INVALID_REVOKED = { error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' };
@@ -271,7 +271,7 @@ describe('Caches across processes on one database', function () {
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await database?.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeDataDir(dir);
   });
 
   async function userWithToken(username: string): Promise<{ id: number; token: string; tokenId: number }> {
@@ -363,7 +363,7 @@ describe('Worker processes (WHARF_WORKERS)', function () {
       for (const pid of workers) expect(alive(pid), `worker ${pid}`).to.equal(false);
     } finally {
       await server.kill();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await removeDataDir(dir);
     }
   });
 });
@@ -392,7 +392,7 @@ describe('Worker processes that cannot start', function () {
     } finally {
       await server?.kill();
       taken.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await removeDataDir(dir);
     }
   });
 });

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { ChildServer, tempDataDir, removeDataDir } from '../helpers/child_server.js';
 import { git, repoUrl, tempDir } from '../transport/git_client.js';
 
 // Windows start at multiples of the period since the epoch: a period this long never ends
@@ -119,6 +119,7 @@ describe('Rate limits', function () {
     } finally {
       await a.stop();
       await b.stop();
+      await removeDataDir(dir);
     }
   });
 });

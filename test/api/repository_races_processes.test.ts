@@ -3,10 +3,9 @@
 // part 2): the repository lock must hold across processes. Every 201 commit must be on its
 // branch in the repository of its project, every deleted project's folder must be gone and
 // no folder may be left that no project owns.
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { ChildServer, tempDataDir, removeDataDir } from '../helpers/child_server.js';
 import { expectFsckClean, head } from '../helpers/bare_git.js';
 import { repositoriesOnDisk } from '../helpers/disk.js';
 import type { Reply } from '../helpers/server.js';
@@ -24,7 +23,7 @@ describe('Renames and deletes under write load from two processes', function () 
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeDataDir(dir);
   });
 
   function expectClean(r: Reply): void {

@@ -1,6 +1,9 @@
 // A Wharf server in a child process (the built dist/src/main.js) on a folder the test chooses,
 // so that a test can SIGKILL it mid-write and start another on the same database and
-// repositories, or run two side by side as the worker processes of one installation.
+// repositories, or run two side by side as the worker processes of one installation. The
+// database is of the engine under test (WHARF_TEST_DB): a SQLite file in the folder, or a
+// PostgreSQL database made for the folder on its first start and shared by every server
+// started on it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reply, RequestOptions } from './server.js';
 import { freePort } from './free_port.js';
+import { createTestDatabase, type TestDatabase } from './test_db.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.js');
 export const CHILD_ROOT_TOKEN = 'child-root-token-0123456789abcdef';
@@ -15,6 +19,26 @@ export const CHILD_ROOT_TOKEN = 'child-root-token-0123456789abcdef';
 
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-child-'));
+}
+
+/** The database of each data folder, made on the folder's first start. */
+const databases = new Map<string, Promise<TestDatabase>>();
+
+function databaseOf(dir: string): Promise<TestDatabase> {
+  let db = databases.get(dir);
+  if (!db) {
+    db = createTestDatabase(dir);
+    databases.set(dir, db);
+  }
+  return db;
+}
+
+/** Removes a data folder and its database (servers on it must be stopped first). */
+export async function removeDataDir(dir: string): Promise<void> {
+  const db = databases.get(dir);
+  databases.delete(dir);
+  if (db) await (await db).drop();
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 export class ChildServer {
@@ -25,6 +49,8 @@ export class ChildServer {
     readonly child: ChildProcess,
     readonly url: string,
     readonly dir: string,
+    /** WHARF_DB of the server: its SQLite file or its PostgreSQL URL. */
+    readonly dbTarget: string,
   ) {
     child.stdout?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
     child.stderr?.on('data', (d: Buffer) => (this.output = (this.output + d.toString()).slice(-8000)));
@@ -35,10 +61,6 @@ export class ChildServer {
     return path.join(this.dir, 'repos');
   }
 
-  get dbFile(): string {
-    return path.join(this.dir, 'db', 'wharf.sqlite3');
-  }
-
   /**
    * Starts a server on `dir` (its db/ and repos/) and waits until it answers readiness. One
    * process unless `env` sets WHARF_WORKERS.
@@ -46,12 +68,13 @@ export class ChildServer {
   static async start(dir: string, env: Record<string, string> = {}): Promise<ChildServer> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    const target = env.WHARF_DB ?? (await databaseOf(dir)).target;
     const child = spawn(process.execPath, [MAIN], {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         PORT: String(port),
         HOST: '127.0.0.1',
-        WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
+        WHARF_DB: target,
         WHARF_REPOS: path.join(dir, 'repos'),
         WHARF_EXTERNAL_URL: url,
         WHARF_ROOT_TOKEN: CHILD_ROOT_TOKEN,
@@ -66,7 +89,7 @@ export class ChildServer {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const server = new ChildServer(child, url, dir);
+    const server = new ChildServer(child, url, dir, target);
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (server.exited) throw new Error(`the server exited during start:\n${server.output}`);

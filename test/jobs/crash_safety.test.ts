@@ -4,8 +4,7 @@
 // expires, the next process takes it); a SIGTERM waits for a running job; two processes on
 // one database share the queue and take each job once.
 import { expect } from 'chai';
-import fs from 'node:fs';
-import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { ChildServer, tempDataDir, removeDataDir } from '../helpers/child_server.js';
 import { openDb, type Db } from '../../src/store/db.js';
 import { enqueueJob, findJob, type JobRow } from '../../src/store/job_queue.js';
 
@@ -35,13 +34,13 @@ describe('jobs across crashes and processes', function () {
     for (const s of servers) await s.kill();
     await db?.destroy();
     db = null;
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeDataDir(dir);
   });
 
   const start = async (env: Record<string, string> = {}) => {
     const s = await ChildServer.start(dir, { ...FAST, ...env });
     servers.push(s);
-    db ??= openDb(s.dbFile, 1);
+    db ??= openDb(s.dbTarget, 1);
     return s;
   };
   const job = async (id: number | null): Promise<JobRow> => (await findJob(db!, id!))!;

@@ -6,17 +6,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import pg from 'pg';
 import sqlite3 from 'sqlite3';
-import { ChildServer, tempDataDir } from '../helpers/child_server.js';
+import { isPostgresUrl, WRITER_LOCK_KEY } from '../../src/store/db.js';
+import { ChildServer, removeDataDir, tempDataDir } from '../helpers/child_server.js';
 import { expectFsckClean, git, head } from '../helpers/bare_git.js';
 import { repositoriesOnDisk } from '../helpers/disk.js';
 import type { Reply } from '../helpers/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Holds SQLite's write lock from this process until released: the server's writes wait. */
-async function holdWriteLock(dbFile: string): Promise<() => Promise<void>> {
-  const db = new sqlite3.Database(dbFile);
+/** Holds the database's write lock from this process until released: the server's writes wait
+ * (SQLite's lock; on PostgreSQL the advisory lock every Wharf write transaction takes). */
+async function holdWriteLock(target: string): Promise<() => Promise<void>> {
+  if (isPostgresUrl(target)) {
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [WRITER_LOCK_KEY]);
+    return async () => {
+      await client.query('ROLLBACK');
+      await client.end();
+    };
+  }
+  const db = new sqlite3.Database(target);
   db.configure('busyTimeout', 10_000);
   await new Promise<void>((resolve, reject) => db.exec('BEGIN IMMEDIATE', (err) => (err ? reject(err) : resolve())));
   return () => new Promise<void>((resolve) => db.exec('ROLLBACK', () => db.close(() => resolve())));
@@ -86,14 +99,14 @@ describe('Crash safety: SIGKILL during repository work, then a restart', functio
   afterEach(async () => {
     await s?.stop();
     s = null;
-    fs.rmSync(dir, { recursive: true, force: true });
+    await removeDataDir(dir);
   });
 
   it('undoes a rename killed between moving the folder and writing the row', async () => {
     s = await ChildServer.start(dir);
     const p = await seededProject(s, 'moving');
     const oldDir = path.join(s.reposDir, `${p.fullPath}.git`);
-    const release = await holdWriteLock(s.dbFile);
+    const release = await holdWriteLock(s.dbTarget);
     const rename = s.request('PUT', `/projects/${p.id}`, { json: { path: 'moved' } });
     try {
       await until('the folder to move', () => !fs.existsSync(oldDir));
@@ -121,7 +134,7 @@ describe('Crash safety: SIGKILL during repository work, then a restart', functio
     s = await ChildServer.start(dir);
     const p = await seededProject(s, 'doomed');
     const projectDir = path.join(s.reposDir, `${p.fullPath}.git`);
-    const release = await holdWriteLock(s.dbFile);
+    const release = await holdWriteLock(s.dbTarget);
     const del = s.request('DELETE', `/projects/${p.id}`);
     try {
       await until('the delete to start', () => !fs.existsSync(projectDir), 3000).catch(() => undefined);
