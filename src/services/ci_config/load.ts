@@ -3,8 +3,16 @@
 // configuration format"). Differences that keep the server safe: the text is refused above
 // MAX_CI_CONFIG_BYTES before parsing, and alias expansion is bounded (the `yaml` package's
 // maxAliasCount), so a "billion laughs" file is an error, not an out-of-memory.
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { CiConfigError } from './types.js';
+
+/** The `yaml` package, loaded on the first CI file read (10 MB a process without CI never needs). */
+let yaml: typeof Yaml | undefined;
+function parseDocument(text: string, options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions) {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yaml.parseDocument(text, options);
+}
 
 /** Larger configs are refused unparsed (GitLab 10.8 has no limit; 1 MiB is generous). */
 export const MAX_CI_CONFIG_BYTES = 1024 * 1024;
