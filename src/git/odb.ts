@@ -209,6 +209,15 @@ class Pack {
 /** Times one read lists the packs again while they keep changing under it. */
 const RESCANS = 4;
 
+/**
+ * Small objects as read (inflated), by repository and id: a hot file, or the commit a branch
+ * points at, is read from memory instead of opening and inflating its loose file on every
+ * request. Keyed by repository, never by id alone, so an id only ever reads the repository
+ * that has it. Objects are immutable; one pruned by gc stays readable here until evicted.
+ */
+const SMALL_OBJECT_BYTES = 64 * 1024;
+const smallObjects = new Lru<string, GitObject>(8 * 1024 * 1024, (o) => o.data.length + 128);
+
 export class ObjectStore {
   private packs: Pack[] = [];
   private listing = '';
@@ -297,6 +306,15 @@ export class ObjectStore {
   read(oid: string, depth = 0): GitObject | null {
     if (oid === EMPTY_TREE) return { type: 'tree', data: Buffer.alloc(0) };
     if (!/^[0-9a-f]{40}$/.test(oid)) return null;
+    const key = `${this.gitdir}\0${oid}`;
+    const cached = smallObjects.get(key);
+    if (cached) return cached;
+    const found = this.readUncached(oid, depth);
+    if (found && found.data.length <= SMALL_OBJECT_BYTES) smallObjects.set(key, found);
+    return found;
+  }
+
+  private readUncached(oid: string, depth: number): GitObject | null {
     const key = Buffer.from(oid, 'hex');
     // A repack beside us (housekeeping, or git after a push) moves objects from loose files
     // and old packs into a new pack, which it writes before deleting anything: an object

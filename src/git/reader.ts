@@ -51,6 +51,9 @@ export interface TagRef {
 // and never stale. Bounded by entry count.
 const treeCache = new Lru<string, RawTreeEntry[]>(20_000, (entries) => 1 + (entries.length >> 4));
 const commitCache = new Lru<string, CommitInfo>(50_000);
+// The commit a ref's object peels to, by repository and object id: only for ids a ref of that
+// repository points at (so the object is there); an id from a client is always read.
+const peeledRefTargets = new Lru<string, string>(50_000);
 
 /** Git's tree order: byte order of the names, a directory compared as "name/". */
 function gitOrder(a: RawTreeEntry, b: RawTreeEntry): number {
@@ -124,8 +127,7 @@ export class RepoReader {
     if (ref.startsWith('refs/')) candidates.unshift(ref);
     for (const candidate of candidates.filter(isValidFullRef)) {
       try {
-        const oid = await this.resolveRef(candidate);
-        return await this.peelToCommit(oid);
+        return await this.peelRefTarget(await this.resolveRef(candidate));
       } catch {
         // next candidate
       }
@@ -157,6 +159,15 @@ export class RepoReader {
     }
     const oid = name !== 'HEAD' ? await readRef(this.gitdir, name) : null;
     return oid ?? git.resolveRef({ fs, gitdir: this.gitdir, ref });
+  }
+
+  private async peelRefTarget(oid: string): Promise<string | null> {
+    const key = `${this.gitdir}\0${oid}`;
+    const cached = peeledRefTargets.get(key);
+    if (cached) return cached;
+    const commit = await this.peelToCommit(oid);
+    if (commit) peeledRefTargets.set(key, commit);
+    return commit;
   }
 
   private async peelToCommit(oid: string): Promise<string | null> {

@@ -6,6 +6,7 @@
 // folder that vanished is never re-created here (RepositoryGoneError).
 import fs from 'node:fs';
 import path from 'node:path';
+import { Lru } from './lru.js';
 import { isValidFullRef } from './ref_names.js';
 import { removeIfStale } from './stale_locks.js';
 import { isMissingPath, RepositoryGoneError } from './repo_gone.js';
@@ -35,13 +36,11 @@ interface Packed {
   refs: Map<string, string>;
 }
 
-async function readPacked(gitdir: string): Promise<Packed> {
-  let text = '';
-  try {
-    text = await fs.promises.readFile(path.join(gitdir, 'packed-refs'), 'utf8');
-  } catch {
-    return { lines: [], refs: new Map() };
-  }
+/** Parsed packed-refs by repository, kept while the file is the same one (inode, size and
+ * mtime: git and Wharf replace it by renaming a new file over it). */
+const packedCache = new Lru<string, { identity: string; packed: Packed }>(256);
+
+function parsePacked(text: string): Packed {
   const lines = text.split('\n').filter((l) => l !== '');
   const refs = new Map<string, string>();
   for (const line of lines) {
@@ -52,11 +51,35 @@ async function readPacked(gitdir: string): Promise<Packed> {
   return { lines, refs };
 }
 
+async function readPacked(gitdir: string): Promise<Packed> {
+  const file = path.join(gitdir, 'packed-refs');
+  let identity: string;
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    identity = `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return { lines: [], refs: new Map() };
+  }
+  const cached = packedCache.get(gitdir);
+  if (cached?.identity === identity) return cached.packed;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { lines: [], refs: new Map() };
+  }
+  const packed = parsePacked(text);
+  packedCache.set(gitdir, { identity, packed });
+  return packed;
+}
+
+// A loose ref is a 41-byte file: read synchronously, as the object store reads objects (the
+// promise API's open, stat, read and close cost more than the read itself).
 async function readLoose(gitdir: string, ref: string): Promise<string | null | undefined> {
   const file = refFile(gitdir, ref);
   if (!file) return undefined;
   try {
-    const text = (await fs.promises.readFile(file, 'utf8')).trim();
+    const text = fs.readFileSync(file, 'utf8').trim();
     return OID.test(text) ? text : null;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
