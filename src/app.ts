@@ -11,7 +11,7 @@ import { RACK_QUERY } from './http/params.js';
 import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { avatarFiles } from './api/avatar_files.js';
-import { matchTakesBody, mount } from './api/mount.js';
+import { matchTakesBody, methodMayTakeBody, mount } from './api/mount.js';
 import { ROUTE_TABLES } from './api/route_tables.js';
 import { monitoringRouter } from './api/monitoring.js';
 import { requestMetrics } from './http/request_metrics.js';
@@ -51,8 +51,8 @@ export function buildApp(deps: Deps): Koa {
     // Token first, then the body (only for a route that reads one; multipart, which may write
     // files, only for a signed-in user), then sudo, which may be a body parameter.
     await auth(ctx, async () => {
-      const matched = api.match(ctx.path, ctx.method).pathAndMethod;
-      const release = matchTakesBody(matched) ? await parseBody(ctx, { maxBytes, multipart: currentUser(ctx) !== null }) : null;
+      const takesBody = methodMayTakeBody(ctx.method) && matchTakesBody(api.match(ctx.path, ctx.method).pathAndMethod);
+      const release = takesBody ? await parseBody(ctx, { maxBytes, multipart: currentUser(ctx) !== null }) : null;
       try {
         await sudo(ctx, async () => {
           await apiRoutes(ctx as never, async () => {});

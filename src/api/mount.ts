@@ -23,6 +23,15 @@ import { HANDLED, statusOf, takesBody, type Route, type RouteRequest } from './r
 /** The router layers of routes that read a request body (route.ts takesBody). */
 const bodyLayers = new WeakSet<object>();
 
+/** The methods of the routes that read a body: a request of another method never has its
+ * body read, so the route it goes to need not be looked up for that (a GET is matched once). */
+const bodyMethods = new Set<string>();
+
+/** Whether a request of `method` may go to a route that reads a body. */
+export function methodMayTakeBody(method: string): boolean {
+  return bodyMethods.has(method === 'HEAD' ? 'GET' : method);
+}
+
 /** Whether one of the layers a request matched belongs to a route that reads a body. */
 export function matchTakesBody(layers: readonly object[]): boolean {
   return layers.some((l) => bodyLayers.has(l));
@@ -101,6 +110,9 @@ function handlerOf(deps: Deps, r: Route): Koa.Middleware {
 export function mount(router: Router, deps: Deps, routes: readonly Route[]): void {
   for (const r of routes) {
     router.register(r.path, [r.method], handlerOf(deps, r));
-    if (takesBody(r)) bodyLayers.add(router.stack[router.stack.length - 1]);
+    if (takesBody(r)) {
+      bodyLayers.add(router.stack[router.stack.length - 1]);
+      bodyMethods.add(r.method);
+    }
   }
 }
