@@ -104,7 +104,8 @@ export const jobRoutes: Route[] = [
     summary: 'Trigger a manual job',
     handler: async ({ deps, project, user, params }) => {
       const build = await findJob(deps, project.id, params.job_id);
-      if (!playable(build)) throw badRequest('Unplayable Job');
+      // GitLab's bad_request!(attribute) wording, as 10.8 answers it.
+      if (!playable(build)) throw badRequest('400 (Bad request) "Unplayable Job" not given');
       return presentJob(deps, project, await playJob(deps, build, user.id));
     },
   }),

@@ -15,7 +15,13 @@ import { processPipeline } from './process_pipeline.js';
 import { transitionBuild } from './build_transitions.js';
 
 export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<void> {
-  const builds: { id: number }[] = await deps.db('ci_builds').where({ pipeline_id: pipelineId }).whereIn('status', CANCELABLE).orderBy('id').select('id');
+  // Later stages first: processing after each cancel then never decides a waiting job of a
+  // later stage (to `skipped`) before its own cancel, as GitLab's cancel of them all at once.
+  const builds: { id: number }[] = await deps.db('ci_builds')
+    .where({ pipeline_id: pipelineId })
+    .whereIn('status', CANCELABLE)
+    .orderBy([{ column: 'stage_idx', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .select('id');
   for (const b of builds) await transitionBuild(deps.db, b.id, 'canceled');
 }
 
