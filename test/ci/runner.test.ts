@@ -11,6 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createProject } from '../helpers/projects.js';
+import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
@@ -216,5 +217,60 @@ test:
     }
     expect((await s.db('ci_builds').where({ id: cloneId }).first()).status).to.equal('failed');
     expect((await s.get(`/projects/${project.id}/pipelines/${id}`)).body.status).to.equal('failed');
+  });
+
+  it('gives a protected variable only to jobs of a protected branch (pushed with git)', async () => {
+    const other = await createProject(s, ROOT_TOKEN, { name: 'ci-protected' });
+    await s.db('ci_variables').insert([
+      { project_id: other.id, key: 'OPEN_VAR', value: 'open-value', protected: false },
+      { project_id: other.id, key: 'DEPLOY_KEY', value: 'protected-value', protected: true },
+    ]);
+    const ci = `show:\n  script:\n    - echo "open=[$OPEN_VAR] protected=[$DEPLOY_KEY]"\n`;
+    const dir = await workRepo([{ '.gitlab-ci.yml': ci }]);
+    await gitOk(['push', '-q', repoUrl(s, other.path_with_namespace, ROOT_TOKEN, 'root'), 'master'], { cwd: dir });
+    await gitOk(['checkout', '-q', '-b', 'feature'], { cwd: dir });
+    await commit(dir, { 'b.txt': 'b' }, 'on a feature branch');
+    await gitOk(['push', '-q', repoUrl(s, other.path_with_namespace, ROOT_TOKEN, 'root'), 'feature'], { cwd: dir });
+    await s.drainJobs();
+    const list = (await s.get(`/projects/${other.id}/pipelines`)).body as any[];
+    expect(list.map((p) => p.ref).sort()).to.deep.equal(['feature', 'master']);
+    const logs: Record<string, string> = {};
+    for (const p of list) {
+      const end = Date.now() + 60_000;
+      let status = p.status;
+      while (!['success', 'failed'].includes(status) && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await s.get(`/projects/${other.id}/pipelines/${p.id}`)).body.status;
+      }
+      expect(status).to.equal('success');
+      const [job] = (await s.get(`/projects/${other.id}/pipelines/${p.id}/jobs`)).body;
+      logs[p.ref] = (await s.get(`/projects/${other.id}/jobs/${job.id}/trace`)).text;
+    }
+    // master is protected by default (default_branch_protection); feature is not.
+    expect(logs.master).to.include('open=[open-value] protected=[protected-value]');
+    expect(logs.feature).to.include('open=[open-value] protected=[]');
+  });
+
+  it('bounds a fork bomb by the process limit; the job fails and the server stays up', async () => {
+    await s.db('projects').where({ id: project.id }).update({ build_timeout: 10 });
+    try {
+      const id = await push(`bomb:\n  script:\n    - 'bomb() { bomb | bomb & }; bomb; sleep 2; exit 1'\n`);
+      expect((await until(id, ['success', 'failed'])).status).to.equal('failed');
+    } finally {
+      await s.db('projects').where({ id: project.id }).update({ build_timeout: 3600 });
+    }
+    expect((await s.get('/version')).status).to.equal(200);
+  });
+
+  it('runs a retried job again (POST /jobs/:id/retry) to success', async () => {
+    const id = await push(`flaky:\n  script:\n    - test -f marker-from-retry || { echo first-attempt; exit 3; }\n`);
+    expect((await until(id, ['success', 'failed'])).status).to.equal('failed');
+    const [job] = await jobs(id);
+    await s.db('ci_builds').where({ id: job.id }).update({ options: JSON.stringify({ script: ['echo second-attempt'] }) });
+    const retried = await s.post(`/projects/${project.id}/jobs/${job.id}/retry`);
+    expect(retried.status).to.equal(201);
+    expect((await until(id, ['success', 'failed'])).status).to.equal('success');
+    expect(await trace(retried.body.id)).to.include('second-attempt');
+    expect(await trace(job.id)).to.include('first-attempt');
   });
 });
