@@ -6,7 +6,10 @@ import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createProject } from '../helpers/projects.js';
 import { addRoleMembers } from '../helpers/roles.js';
+import crypto from 'node:crypto';
 import { transitionBuild } from '../../src/services/ci/build_transitions.js';
+import { claimNextBuild } from '../../src/services/ci/runner/pickup.js';
+import { parseCoverage } from '../../src/services/ci/runner/coverage.js';
 
 const CI = `stages: [build, deploy]
 build:
@@ -140,5 +143,30 @@ describe('API jobs', function () {
     const noJob = await s.get(`/projects/${project.id}/jobs/artifacts/master/download`);
     expect(noJob.status).to.equal(400);
     expect(noJob.body).to.deep.equal({ error: 'job is missing' });
+  });
+
+  it('pickup: of claimers racing for one pending job exactly one wins, with a token stored as its digest', async () => {
+    const sha = await commitFiles(s, project.id, 'master', [{ action: 'update', file_path: '.gitlab-ci.yml', content: 'only:\n  script: echo one\n' }], { token: ROOT_TOKEN });
+    await s.drainJobs();
+    const [pipeline] = (await s.get(`/projects/${project.id}/pipelines`, { query: { sha } })).body;
+    const results = await Promise.all([1, 2, 3, 4].map((i) => claimNextBuild(s.db, `racer-${i}`, 60_000)));
+    const winners = results.filter((r) => r !== null);
+    expect(winners).to.have.length(1);
+    const row = await s.db('ci_builds').where({ id: winners[0]!.build.id }).first();
+    expect(row.pipeline_id).to.equal(pipeline.id);
+    expect(row.status).to.equal('running');
+    expect(row.token_digest).to.equal(crypto.createHash('sha256').update(winners[0]!.token).digest('hex'));
+    expect(row.runner_owner).to.match(/^racer-/);
+  });
+
+  it('coverage: a backtracking regex over a long trace is stopped at its time limit, not the event loop', async () => {
+    expect(await parseCoverage('Coverage \\d+\\.\\d+%', 'x\nCoverage 12.5%\nCoverage 80.25%\n')).to.equal(80.25);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const result = await parseCoverage('(a+)+$', `${'a'.repeat(40)}b`, 300);
+    clearInterval(timer);
+    expect(result).to.equal(null);
+    expect(ticks, 'the event loop kept turning').to.be.above(5);
+    expect(await parseCoverage('(unclosed', 'text')).to.equal(null);
   });
 });
