@@ -273,4 +273,18 @@ test:
     expect(await trace(retried.body.id)).to.include('second-attempt');
     expect(await trace(job.id)).to.include('first-attempt');
   });
+
+  // Last: it stops this server's runner.
+  it('on stop kills the running jobs and fails them', async () => {
+    const id = await push(`long:\n  script:\n    - echo started-long\n    - sleep 1000\n`);
+    await until(id, ['running']);
+    const [job] = await jobs(id);
+    for (let i = 0; i < 200 && !(await trace(job.id)).includes('started-long'); i++) await new Promise((r) => setTimeout(r, 100));
+    await s.running.ciRunner!.stop();
+    expect(s.running.ciRunner!.busy).to.equal(0);
+    const row = await s.db('ci_builds').where({ id: job.id }).first();
+    expect(row.status).to.equal('failed');
+    expect(row.lease_until).to.equal(null);
+    expect(await trace(job.id)).to.include('the server stopped while the job was running');
+  });
 });
