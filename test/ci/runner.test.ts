@@ -274,6 +274,31 @@ test:
     expect(await trace(job.id)).to.include('first-attempt');
   });
 
+  it('unpacks earlier stages\' artifacts (dependencies) into the checkout', async () => {
+    const ci = `stages: [build, test]
+make:
+  stage: build
+  script: [mkdir -p dist, echo built-bits > dist/app.txt]
+  artifacts:
+    paths: [dist/]
+other:
+  stage: build
+  script: [echo other > other.txt]
+  artifacts:
+    paths: [other.txt]
+use:
+  stage: test
+  dependencies: [make]
+  script: [cat dist/app.txt, test ! -e other.txt && echo no-other]
+`;
+    const id = await push(ci);
+    expect((await until(id, ['success', 'failed'])).status).to.equal('success');
+    const use = (await jobs(id)).find((j) => j.name === 'use');
+    const log = await trace(use.id);
+    expect(log).to.include('built-bits');
+    expect(log).to.include('no-other');
+  });
+
   // Last: it stops this server's runner.
   it('on stop kills the running jobs and fails them', async () => {
     const id = await push(`long:\n  script:\n    - echo started-long\n    - sleep 1000\n`);

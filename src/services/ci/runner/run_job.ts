@@ -24,12 +24,14 @@ import { artifactsFile, traceFile } from './storage.js';
 import { selectArtifacts } from './artifact_paths.js';
 import { expireInSeconds, writeZip } from './artifacts.js';
 import { parseCoverage } from './coverage.js';
+import { unpackDependencies } from './dependencies.js';
 
 interface JobOptions {
   before_script?: string[];
   script?: string[];
   after_script?: string[];
   artifacts?: { paths?: string[]; when?: string; expire_in?: string; name?: string };
+  dependencies?: string[];
 }
 
 export interface RunControl {
@@ -61,6 +63,7 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     trace.note(`Running with Wharf's shell runner on ${os.hostname()}`);
     trace.note(`Fetching changes and checking out ${pipeline.sha.slice(0, 8)} as ${build.ref}...`);
     await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, projectDir, home);
+    await unpackDependencies(deps, build, options.dependencies, projectDir, trace);
     const secrets = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
     const env = jobProcessEnv({ build, pipeline, project, user, token, projectDir, home, externalUrl: deps.config.externalUrl, secrets });
     const limit = jobProcessLimit();
