@@ -8,7 +8,7 @@ import { p } from '../http/params.js';
 import type { Deps } from '../deps.js';
 import { cancelJob, playJob, retryable, playable, retryJob } from '../services/ci/pipeline_actions.js';
 import { BUILD_TYPE } from '../services/ci/runner/pickup.js';
-import { artifactsFile, ARTIFACTS_FILENAME, traceFile } from '../services/ci/runner/storage.js';
+import { artifactsFile, traceFile } from '../services/ci/runner/storage.js';
 import { readTrace } from '../services/ci/runner/trace.js';
 import type { BuildRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
@@ -33,7 +33,7 @@ function sendArtifacts(ctx: Koa.Context, deps: Deps, build: BuildRow): typeof HA
   if (!build.artifacts_file || !fs.existsSync(file)) throw notFound();
   ctx.status = 200;
   ctx.set('Content-Type', 'application/octet-stream');
-  ctx.set('Content-Disposition', `attachment; filename=${ARTIFACTS_FILENAME}`);
+  ctx.set('Content-Disposition', `attachment; filename=${build.artifacts_file}`);
   ctx.set('Content-Length', String(fs.statSync(file).size));
   ctx.body = fs.createReadStream(file);
   return HANDLED;

@@ -177,6 +177,7 @@ test:
     - ln -s report.txt link-in.txt
   artifacts:
     paths: [out/, "*.txt", ../escape, ${outside}/secret.txt]
+    name: "$CI_JOB_NAME-$CI_COMMIT_REF_SLUG"
     expire_in: 1 week
 `;
     const id = await push(ci);
@@ -187,10 +188,15 @@ test:
     expect(log).to.include(`${outside}/secret.txt: is an absolute path, not archived`);
     expect(log).to.include('link-out.txt: a symbolic link outside the project directory, not archived');
     const single = (await s.get(`/projects/${project.id}/jobs/${job.id}`)).body;
-    expect(single.artifacts_file.filename).to.equal('artifacts.zip');
+    expect(single.artifacts_file.filename).to.equal('pack-master.zip');
+    expect(single.artifacts_file.size).to.be.above(0);
+    const stored = await s.db('ci_builds').where({ id: job.id }).first();
+    const week = Date.parse(stored.artifacts_expire_at) - Date.parse(stored.finished_at);
+    expect(Math.round(week / 3_600_000)).to.equal(7 * 24);
     const zip = await s.get(`/projects/${project.id}/jobs/${job.id}/artifacts`);
     expect(zip.status).to.equal(200);
-    expect(zip.headers.get('content-disposition')).to.equal('attachment; filename=artifacts.zip');
+    expect(zip.headers.get('content-type')).to.equal('application/octet-stream');
+    expect(zip.headers.get('content-disposition')).to.equal('attachment; filename=pack-master.zip');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-zip-'));
     const res = await fetch(`${s.url}/api/v4/projects/${project.id}/jobs/artifacts/master/download?job=pack`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } });
     expect(res.status).to.equal(200);

@@ -15,7 +15,8 @@ import { variablesForJob } from '../../../finders/ci_variables.js';
 import { isProtected } from '../../../policy/branches.js';
 import { transitionBuild } from '../build_transitions.js';
 import { checkout } from './checkout.js';
-import { jobProcessEnv, parseJson } from './job_env.js';
+import { jobProcessEnv, jobVariables, parseJson, type JobFacts } from './job_env.js';
+import { artifactsFilename } from './artifacts_name.js';
 import { shellScript } from './shell_script.js';
 import { jobProcessLimit } from './process_limit.js';
 import { runShell, type StopReason } from './run_shell.js';
@@ -65,7 +66,8 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, projectDir, home);
     await unpackDependencies(deps, build, options.dependencies, projectDir, trace);
     const secrets = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
-    const env = jobProcessEnv({ build, pipeline, project, user, token, projectDir, home, externalUrl: deps.config.externalUrl, secrets });
+    const facts: JobFacts = { build, pipeline, project, user, token, projectDir, home, externalUrl: deps.config.externalUrl, secrets };
+    const env = jobProcessEnv(facts);
     const limit = jobProcessLimit();
     const main = [...(options.before_script ?? []), ...(options.script ?? [])];
     const code = await runStep(path.join(work, 'script.sh'), shellScript(main, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control);
@@ -80,7 +82,8 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     if (options.artifacts?.paths?.length && stopped !== 'canceled') {
       const when = options.artifacts.when ?? 'on_success';
       if (when === 'always' || (when === 'on_success') === (outcome === 'success')) {
-        Object.assign(changes, await collectArtifacts(deps, build, projectDir, options.artifacts, trace));
+        const filename = artifactsFilename(options.artifacts.name, jobVariables({ ...facts, secrets: [] }));
+        Object.assign(changes, await collectArtifacts(deps, build, projectDir, options.artifacts, filename, trace));
       }
     }
     if (outcome === 'success') trace.note('Job succeeded');
@@ -119,7 +122,7 @@ async function runStep(file: string, script: string, env: Record<string, string>
   }
 }
 
-async function collectArtifacts(deps: Deps, build: BuildRow, projectDir: string, a: NonNullable<JobOptions['artifacts']>, trace: TraceWriter): Promise<Partial<BuildRow>> {
+async function collectArtifacts(deps: Deps, build: BuildRow, projectDir: string, a: NonNullable<JobOptions['artifacts']>, filename: string, trace: TraceWriter): Promise<Partial<BuildRow>> {
   trace.note('Uploading artifacts...');
   const { files, refused } = selectArtifacts(projectDir, a.paths ?? []);
   for (const line of refused) trace.note(`WARNING: ${line}`);
@@ -131,7 +134,7 @@ async function collectArtifacts(deps: Deps, build: BuildRow, projectDir: string,
   trace.note(`${files.length} files archived (${size} bytes)`);
   const expire = expireInSeconds(a.expire_in);
   return {
-    artifacts_file: 'artifacts.zip',
+    artifacts_file: filename,
     artifacts_size: size,
     artifacts_expire_at: expire === null ? null : new Date(Date.now() + expire * 1000).toISOString(),
   };

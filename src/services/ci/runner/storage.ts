@@ -16,6 +16,3 @@ export function traceFile(deps: Pick<Deps, 'repos'>, projectId: number, buildId:
 export function artifactsFile(deps: Pick<Deps, 'repos'>, projectId: number, buildId: number): string {
   return path.join(deps.repos.root, '@wharf', 'ci', 'artifacts', idPart(projectId), idPart(buildId), 'artifacts.zip');
 }
-
-/** The archive's name as GitLab shows it (artifacts_file.filename). */
-export const ARTIFACTS_FILENAME = 'artifacts.zip';
