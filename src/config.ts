@@ -42,6 +42,10 @@ export interface Config {
   pagesHost: string | undefined;
   /** The server secret the at-rest encryption keys are derived from (services/secret_box.ts). */
   serverSecret: string;
+  /** The built-in CI runner: 'shell' runs pending jobs in this server; 'off' leaves them pending. */
+  runner: 'off' | 'shell';
+  /** CI jobs the built-in runner runs at once. */
+  runnerConcurrency: number;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -62,6 +66,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function runnerFrom(value: string | undefined): 'off' | 'shell' {
+  if (value === undefined || value === '' || value === 'off') return 'off';
+  if (value === 'shell') return 'shell';
+  throw new Error(`WHARF_RUNNER must be "shell" or "off", got "${value}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -95,6 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pagesHost: env.WHARF_PAGES_HOST?.trim().toLowerCase() || undefined,
     serverSecret: path.resolve(env.WHARF_SERVER_SECRET || path.join(postgres ? 'db' : path.dirname(db), 'server_secret')),
     workers: Math.max(1, intFrom(env.WHARF_WORKERS, os.availableParallelism(), 'WHARF_WORKERS')),
+    runner: runnerFrom(env.WHARF_RUNNER),
+    runnerConcurrency: Math.max(1, intFrom(env.WHARF_RUNNER_CONCURRENCY, 1, 'WHARF_RUNNER_CONCURRENCY')),
     listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
   };
 }

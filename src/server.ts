@@ -17,6 +17,7 @@ import './jobs/kinds.js';
 import { registerDbPool, registerQueueMetrics } from './services/metrics.js';
 import { jobStats, queueMetrics } from './finders/job_metrics.js';
 import { startSshServer, type SshServer } from './transport/ssh_server.js';
+import { ShellRunner } from './services/ci/runner/shell_runner.js';
 
 export interface RunningServer {
   deps: Deps;
@@ -26,6 +27,8 @@ export interface RunningServer {
   url: string;
   /** git over SSH (null when WHARF_SSH_PORT is 0). */
   ssh: SshServer | null;
+  /** The built-in CI runner (WHARF_RUNNER=shell, in the process that runs background jobs). */
+  ciRunner: ShellRunner | null;
   close(): Promise<void>;
 }
 
@@ -92,6 +95,11 @@ export async function startServer(config: Config, log?: Logger, options: StartOp
     throw err;
   }
   await runner.start(); // background jobs, the daily ones included
+  const ciRunner =
+    config.runner === 'shell' && options.jobs !== false
+      ? new ShellRunner(deps, { concurrency: config.runnerConcurrency, pollMs: Math.min(config.jobPollMs, 500), leaseMs: config.jobLeaseMs })
+      : null;
+  ciRunner?.start();
   const stopPoolMetrics = registerDbPool(deps.db);
   // The queue's backlog and latency per queue and its counters, read at each scrape.
   const stopQueueMetrics = registerQueueMetrics(
@@ -109,7 +117,9 @@ export async function startServer(config: Config, log?: Logger, options: StartOp
     url,
     jobs: runner,
     ssh,
+    ciRunner,
     async close() {
+      await ciRunner?.stop(); // running CI jobs: process groups killed, jobs failed
       stopPoolMetrics();
       stopQueueMetrics();
       await ssh?.close();

@@ -1,7 +1,7 @@
 // GitLab 10.8's lib/api/pipelines.rb and the job lists of lib/api/jobs.rb: list (every filter),
 // create (`ref`; 400 `{"message":{"base":[…]}}`), single pipeline, and a project's or a
-// pipeline's jobs by `scope[]`, pipeline retry and cancel. Runner, job retry/cancel/play and
-// trace are later steps (issue #13).
+// pipeline's jobs by `scope[]`, pipeline retry and cancel. One job, its trace, retry, cancel,
+// play and artifacts are in jobs.ts.
 import { recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -18,7 +18,7 @@ import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { route, type Route } from './route.js';
 
-async function usersById(deps: Deps, ids: (number | null)[]): Promise<Map<number, UserRow>> {
+export async function usersById(deps: Deps, ids: (number | null)[]): Promise<Map<number, UserRow>> {
   const wanted = [...new Set(ids.filter((i): i is number => i !== null))];
   const rows: UserRow[] = wanted.length ? await deps.db('users').whereIn('id', wanted) : [];
   return new Map(rows.map((u) => [u.id, u]));
@@ -29,7 +29,7 @@ async function presentPipeline(deps: Deps, row: PipelineRow) {
   return pipelineEntity(row, users.get(row.user_id ?? -1), deps.urls);
 }
 
-async function presentJobs(deps: Deps, project: ProjectWithNamespace, builds: BuildRow[]) {
+export async function presentJobs(deps: Deps, project: ProjectWithNamespace, builds: BuildRow[]) {
   const users = await usersById(deps, builds.map((b) => b.user_id));
   const pipelineIds = [...new Set(builds.map((b) => b.pipeline_id))];
   const pipelines: PipelineRow[] = pipelineIds.length ? await deps.db('ci_pipelines').whereIn('id', pipelineIds) : [];

@@ -8,6 +8,7 @@ import { protectedBranchRoutes } from './protected_branches.js';
 import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
 import { pipelineRoutes } from './pipelines.js';
+import { jobRoutes } from './jobs.js';
 import { projectListRoutes } from './project_lists.js';
 import { projectRoutes } from './projects.js';
 import { customAttributeRoutes } from './custom_attributes.js';
@@ -60,6 +61,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'labels', routes: labelRoutes },
   { family: 'milestones', routes: milestoneRoutes },
   { family: 'pipelines', routes: pipelineRoutes },
+  { family: 'jobs', routes: jobRoutes },
   { family: 'projects', routes: [...projectListRoutes, ...projectRoutes, ...customAttributeRoutes('projects')] },
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },

@@ -56,6 +56,9 @@ export interface BuildRow {
   type: string;
   description: string | null;
   target_url: string | null;
+  /** The built-in runner process holding a running job, and until when (migration 42). */
+  runner_owner?: string | null;
+  lease_until?: string | null;
 }
 
 /** A project's (ci_variables) or a group's (ci_group_variables, `group_id`) CI variable. */

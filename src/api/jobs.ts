@@ -1,0 +1,146 @@
+// GitLab 10.8's lib/api/jobs.rb (one job, its trace, cancel, retry, play) and
+// lib/api/job_artifacts.rb (the artifacts archive of a job, and of the latest successful
+// pipeline of a ref). A job here is a Ci::Build (not an external commit status), as
+// `user_project.builds` finds them; a missing one is 404 `{"message":"404 Not found"}`.
+import fs from 'node:fs';
+import { badRequest, forbidden, notFound, recordNotFound } from '../http/errors.js';
+import { p } from '../http/params.js';
+import type { Deps } from '../deps.js';
+import { cancelJob, playJob, retryable, playable, retryJob } from '../services/ci/pipeline_actions.js';
+import { BUILD_TYPE } from '../services/ci/runner/pickup.js';
+import { artifactsFile, traceFile } from '../services/ci/runner/storage.js';
+import { readTrace } from '../services/ci/runner/trace.js';
+import type { BuildRow } from '../store/ci_rows.js';
+import type { ProjectWithNamespace } from '../store/rows.js';
+import { presentJobs } from './pipelines.js';
+import { HANDLED, route, type Route } from './route.js';
+import type Koa from 'koa';
+
+const jobId = { job_id: p.integer().required() };
+
+async function findJob(deps: Deps, projectId: number, id: number): Promise<BuildRow> {
+  const row: BuildRow | undefined = await deps.db('ci_builds').where({ project_id: projectId, id, type: BUILD_TYPE }).first();
+  if (!row) throw recordNotFound();
+  return row;
+}
+
+async function presentJob(deps: Deps, project: ProjectWithNamespace, build: BuildRow) {
+  return (await presentJobs(deps, project, [build]))[0];
+}
+
+function sendArtifacts(ctx: Koa.Context, deps: Deps, build: BuildRow): typeof HANDLED {
+  const file = artifactsFile(deps, build.project_id, build.id);
+  if (!build.artifacts_file || !fs.existsSync(file)) throw notFound();
+  ctx.status = 200;
+  ctx.set('Content-Type', 'application/octet-stream');
+  ctx.set('Content-Disposition', `attachment; filename=${build.artifacts_file}`);
+  ctx.set('Content-Length', String(fs.statSync(file).size));
+  ctx.body = fs.createReadStream(file);
+  return HANDLED;
+}
+
+export const jobRoutes: Route[] = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'read_build',
+    params: jobId,
+    summary: 'Get a specific job of a project',
+    handler: async ({ deps, project, params }) => presentJob(deps, project, await findJob(deps, project.id, params.job_id)),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id/trace',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'read_build',
+    params: jobId,
+    summary: 'Get a trace of a specific job of a project',
+    handler: async ({ ctx, deps, project, params }) => {
+      const build = await findJob(deps, project.id, params.job_id);
+      ctx.status = 200;
+      ctx.set('Content-Type', 'text/plain');
+      ctx.set('Content-Disposition', `infile; filename="${build.id}.log"`);
+      ctx.body = await readTrace(traceFile(deps, project.id, build.id));
+      return HANDLED;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/cancel',
+    auth: 'user',
+    load: 'project',
+    ability: 'update_build',
+    params: jobId,
+    status: 201,
+    summary: 'Cancel a specific job of a project',
+    handler: async ({ deps, project, params }) => presentJob(deps, project, await cancelJob(deps, await findJob(deps, project.id, params.job_id))),
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/retry',
+    auth: 'user',
+    load: 'project',
+    ability: 'update_build',
+    params: jobId,
+    status: 201,
+    summary: 'Retry a specific build of a project',
+    handler: async ({ deps, project, user, params }) => {
+      const build = await findJob(deps, project.id, params.job_id);
+      if (!retryable(build)) throw forbidden('Job is not retryable');
+      return presentJob(deps, project, await retryJob(deps, build, user.id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/play',
+    auth: 'user',
+    load: 'project',
+    ability: 'update_build',
+    params: jobId,
+    status: 200,
+    summary: 'Trigger a manual job',
+    handler: async ({ deps, project, user, params }) => {
+      const build = await findJob(deps, project.id, params.job_id);
+      // GitLab's bad_request!(attribute) wording, as 10.8 answers it.
+      if (!playable(build)) throw badRequest('400 (Bad request) "Unplayable Job" not given');
+      return presentJob(deps, project, await playJob(deps, build, user.id));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id/artifacts',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'read_build',
+    params: jobId,
+    summary: 'Download the artifacts archive from a job',
+    handler: async ({ ctx, deps, project, params }) => sendArtifacts(ctx, deps, await findJob(deps, project.id, params.job_id)),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/artifacts/*ref_name/download',
+    auth: 'anonymous',
+    load: 'project',
+    ability: 'read_build',
+    params: { job: p.string().required() },
+    summary: 'Download the artifacts archive of the latest successful pipeline of a ref',
+    handler: async ({ ctx, deps, project, params, path }) => {
+      const refName = Array.isArray(path.ref_name) ? path.ref_name.join('/') : String(path.ref_name);
+      // Project#latest_successful_builds_for: the newest successful pipeline of the ref, its job of that name.
+      const pipeline: { id: number } | undefined = await deps.db('ci_pipelines')
+        .where({ project_id: project.id, ref: refName, status: 'success' })
+        .orderBy('id', 'desc')
+        .first('id');
+      if (!pipeline) throw recordNotFound();
+      const build: BuildRow | undefined = await deps.db('ci_builds')
+        .where({ pipeline_id: pipeline.id, name: params.job, type: BUILD_TYPE, retried: false, status: 'success' })
+        .orderBy('id', 'desc')
+        .first();
+      if (!build) throw recordNotFound();
+      return sendArtifacts(ctx, deps, build);
+    },
+  }),
+];
