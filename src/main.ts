@@ -9,18 +9,25 @@ import { isPrimary, runPrimary, workerReady, workerRole } from './workers.js';
 // good; growing it only once the process serves keeps an idle server small (issue #12: under
 // 80 MB) and lets it grow under load as usual.
 const YOUNG_GROWTH = '--semi-space-growth-factor';
+// Likewise the compilers beyond the interpreter: start-up code (module bodies, migrations,
+// the first queries) runs once, and compiling what merely looks hot there leaves ~6 MB of
+// machine code and compiler memory behind in an idle process. They are switched on (V8's
+// defaults) once the process serves.
+const COMPILERS = ['turbofan', 'sparkplug'];
 
 const config = loadConfig();
 if (isPrimary(config)) {
   runPrimary(config);
 } else {
   v8.setFlagsFromString(`${YOUNG_GROWTH}=1`);
+  for (const compiler of COMPILERS) v8.setFlagsFromString(`--no-${compiler}`);
   const { startServer, processLogger } = await import('./server.js');
   const inCluster = config.workers > 1;
   const role = inCluster ? workerRole() : { role: 'first' as const, jobs: true };
   const log = processLogger(config);
   const running = await startServer(config, log, { setup: role.role === 'first', jobs: role.jobs });
   v8.setFlagsFromString(`${YOUNG_GROWTH}=2`); // V8's default
+  for (const compiler of COMPILERS) v8.setFlagsFromString(`--${compiler}`);
   workerReady();
   if (role.role === 'first') {
     log.info(

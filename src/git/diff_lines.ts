@@ -4,7 +4,15 @@
 // headers (with the default funcname context) and "\ No newline at end of file" markers.
 // GitLab 10.8 diffed through libgit2, which has this xdiff code but no indent heuristic, so
 // the reference is `git diff --no-indent-heuristic` (identical to `git diff` for most edits).
-import { diffArrays } from 'diff';
+import { createRequire } from 'node:module';
+import type * as Diff from 'diff';
+
+/** The diff package, loaded with the first changed-lines comparison (an idle process does without it). */
+let diffLoaded: typeof Diff | undefined;
+function diffArrays<T>(a: T[], b: T[], options: { maxEditLength: number }): ReturnType<typeof Diff.diffArrays<T>> | undefined {
+  diffLoaded ??= createRequire(import.meta.url)('diff') as typeof Diff;
+  return diffLoaded.diffArrays(a, b, options);
+}
 
 /** Lines kept as latin1 strings so every byte survives; each keeps its "\n" (the last may not). */
 export function splitLines(text: string): string[] {

@@ -6,7 +6,7 @@
 // broken multipart body is the client's 400, never a 500. Uploaded files are written to a
 // folder of the request's own, which the returned release function removes.
 import type Koa from 'koa';
-import { koaBody, HttpMethodEnum } from 'koa-body';
+import type * as KoaBodyModule from 'koa-body';
 import { createRequire } from 'node:module';
 import type busboyModule from 'busboy';
 import fs from 'node:fs';
@@ -24,6 +24,13 @@ let busboyLoaded: typeof busboyModule | undefined;
 function busboy(config: busboyModule.BusboyConfig): busboyModule.Busboy {
   busboyLoaded ??= createRequire(import.meta.url)('busboy') as typeof busboyModule;
   return busboyLoaded(config);
+}
+
+/** koa-body, loaded on the first JSON or form body: it brings formidable along, 5 MB of heap a process that only answers reads never needs. */
+let koaBodyLoaded: typeof KoaBodyModule | undefined;
+function koaBodyModule(): typeof KoaBodyModule {
+  koaBodyLoaded ??= createRequire(import.meta.url)('koa-body') as typeof KoaBodyModule;
+  return koaBodyLoaded;
 }
 
 export interface BodyLimits {
@@ -91,6 +98,7 @@ const parsers = new Map<number, Koa.Middleware>();
 function jsonAndForm(maxBytes: number): Koa.Middleware {
   let parser = parsers.get(maxBytes);
   if (!parser) {
+    const { koaBody, HttpMethodEnum } = koaBodyModule();
     parser = koaBody({
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
       json: true,

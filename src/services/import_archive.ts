@@ -7,7 +7,7 @@
 // project.json read when it is an object of at most MAX_TREE_BYTES.
 import fs from 'node:fs';
 import path from 'node:path';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import { EXPORT_VERSION } from './project_export.js';
 
 export const MAX_ENTRIES = 10_000;
@@ -30,6 +30,7 @@ export async function unpackArchive(file: string, into: string, limits = { entri
   let entries = 0;
   let bytes = 0;
   let refusal: string | null = null;
+  const tar = await import('tar'); // loaded by the first import: an idle process does without it
   const source = fs.createReadStream(file);
   const unpack = new tar.Unpack({
     cwd: into,
@@ -38,8 +39,8 @@ export async function unpackArchive(file: string, into: string, limits = { entri
     preserveOwner: false,
     filter: (name, entry) => {
       if (refusal) return false;
-      const type = (entry as tar.ReadEntry).type;
-      const size = (entry as tar.ReadEntry).size ?? 0;
+      const type = (entry as Tar.ReadEntry).type;
+      const size = (entry as Tar.ReadEntry).size ?? 0;
       entries += 1;
       bytes += size;
       if (safeEntryPath(name) === null) refusal = `The archive holds a path outside its folder: ${JSON.stringify(name.slice(0, 200))}`;

@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import * as tar from 'tar';
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
 import { enqueueJob } from '../store/job_queue.js';
@@ -100,6 +99,7 @@ export async function writeArchive(deps: Deps, project: ProjectWithNamespace, de
     if (deps.repos.exists(fullPathOf(project)) && (await hasRefs(gitdir))) await createBundle(gitdir, path.join(tree, 'project.bundle'), signal);
     await fs.promises.mkdir(dir, { recursive: true });
     const tmp = path.join(dir, `.${name}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+    const tar = await import('tar'); // loaded by the first export: an idle process does without it
     await tar.c({ gzip: true, cwd: tree, file: tmp, portable: true }, ['.']);
     const fd = await fs.promises.open(tmp, 'r');
     await fd.sync();

@@ -10,8 +10,16 @@
 // - bits, for the key-size restrictions of the settings (GitLab's `*_key_restriction`).
 // Everything is bounded: a key is at most a few kilobytes, so anything longer is not one.
 import crypto from 'node:crypto';
-import ssh2 from 'ssh2';
+import { createRequire } from 'node:module';
+import type Ssh2 from 'ssh2';
 import type { ParsedKey } from 'ssh2';
+
+/** ssh2, loaded with the first key read: loading it costs a process 17 MB (its WebAssembly poly1305). */
+let ssh2Loaded: typeof Ssh2 | undefined;
+function ssh2(): typeof Ssh2 {
+  ssh2Loaded ??= createRequire(import.meta.url)('ssh2') as typeof Ssh2;
+  return ssh2Loaded;
+}
 
 export type KeyTechnology = 'rsa' | 'dsa' | 'ecdsa' | 'ed25519';
 
@@ -70,7 +78,7 @@ export function parseKeyParts(type: string, base64: string): PublicKey | null {
   if (!technology || base64.length > MAX_BLOB_TEXT || base64.length % 4 !== 0 || !BASE64.test(base64)) return null;
   let parsed: ParsedKey | Error;
   try {
-    parsed = ssh2.utils.parseKey(`${type} ${base64}`);
+    parsed = ssh2().utils.parseKey(`${type} ${base64}`);
   } catch {
     return null;
   }

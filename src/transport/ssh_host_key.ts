@@ -4,13 +4,17 @@
 // processes): the key is written to a private temporary file and linked into place, which
 // fails for all but the first; every process then reads the one that won. An unreadable key
 // stops the start (it is never silently replaced: clients would see a new host).
+//
+// The key Wharf makes is written and checked by openssh_ed25519.ts, without the ssh2 package
+// (whose loading costs an idle process 17 MB); a key of another kind put there by an
+// administrator is checked by ssh2.
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import ssh2 from 'ssh2';
-
-
+import type Ssh2 from 'ssh2';
+import { generateEd25519HostKey, readEd25519HostKey } from './openssh_ed25519.js';
 
 /** OpenSSH's SHA256 fingerprint of a public key blob, to tell users what to expect. */
 function sha256Fingerprint(blob: Buffer): string {
@@ -41,9 +45,9 @@ function writeExclusive(file: string, text: string, mode: number): boolean {
 export function loadHostKey(file: string, log: Logger): string {
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
-    if (writeExclusive(file, pair.private, 0o600)) {
-      writeExclusive(`${file}.pub`, `${pair.public}\n`, 0o644);
+    const pair = generateEd25519HostKey();
+    if (writeExclusive(file, pair.privateText, 0o600)) {
+      writeExclusive(`${file}.pub`, `ssh-ed25519 ${pair.publicBlob.toString('base64')}\n`, 0o644);
       log.info({ file }, 'generated the SSH host key');
     }
   }
@@ -53,10 +57,17 @@ export function loadHostKey(file: string, log: Logger): string {
     log.warn({ file, mode: mode.toString(8) }, 'the SSH host key was readable by others; made it 0600');
   }
   const text = fs.readFileSync(file, 'utf8');
+  const blob = readEd25519HostKey(text) ?? publicBlobBySsh2(file, text);
+  log.info({ file, fingerprint: sha256Fingerprint(blob) }, 'SSH host key');
+  return text;
+}
+
+/** The public blob of a host key of another kind than Wharf's own, read by ssh2; throws when it is none. */
+function publicBlobBySsh2(file: string, text: string): Buffer {
+  const ssh2 = createRequire(import.meta.url)('ssh2') as typeof Ssh2;
   const parsed = ssh2.utils.parseKey(text);
   if (parsed instanceof Error || !parsed || !parsed.isPrivateKey()) {
     throw new Error(`${file} is not a usable SSH host key (${parsed instanceof Error ? parsed.message : 'not a private key'})`);
   }
-  log.info({ file, fingerprint: sha256Fingerprint(parsed.getPublicSSH()) }, 'SSH host key');
-  return text;
+  return parsed.getPublicSSH();
 }

@@ -14,8 +14,13 @@
 // node:cluster the primary owns the one listening socket and hands each connection to a
 // worker, so the port is bound once and SSH sessions spread over the workers; the host key
 // is created race-free by whichever process starts first.
-import type { AddressInfo } from 'node:net';
-import ssh2 from 'ssh2';
+//
+// The port is a plain TCP server; the ssh2 package is loaded, and its server made, on the
+// first connection, which it is then handed (ssh2's injectSocket): loading ssh2 costs a process
+// 17 MB, which a server nobody uses SSH with never pays (issue #12).
+import { createRequire } from 'node:module';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import type Ssh2 from 'ssh2';
 import type { Connection, ServerChannel, Session } from 'ssh2';
 import type { Deps } from '../deps.js';
 import { loadHostKey } from './ssh_host_key.js';
@@ -116,13 +121,22 @@ function serveConnection(deps: Deps, client: Connection): void {
 export async function startSshServer(deps: Deps, opts: SshServerOptions): Promise<SshServer> {
   const hostKey = loadHostKey(deps.config.sshHostKey, deps.log);
   const clients = new Set<Connection>();
-  const server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Wharf' }, (client) => {
+  let ssh: Ssh2.Server | null = null;
+  const sshServer = (): Ssh2.Server => {
+    if (ssh) return ssh;
+    const ssh2 = createRequire(import.meta.url)('ssh2') as typeof Ssh2;
+    ssh = new ssh2.Server({ hostKeys: [hostKey], ident: 'Wharf' }, (client) => {
+      clients.add(client);
+      client.on('close', () => clients.delete(client));
+      serveConnection(deps, client);
+    });
+    return ssh;
+  };
+  const server = net.createServer((socket: Socket) => {
     // Each step of the handshake is one small packet waiting for an answer: with Nagle's
     // algorithm (and the peer's delayed ACK) every one of them would wait ~40 ms.
-    (client as Connection & { setNoDelay(on: boolean): unknown }).setNoDelay(true); // (missing from @types/ssh2)
-    clients.add(client);
-    client.on('close', () => clients.delete(client));
-    serveConnection(deps, client);
+    socket.setNoDelay(true);
+    sshServer().injectSocket(socket);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

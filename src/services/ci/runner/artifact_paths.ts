@@ -6,7 +6,15 @@
 // stored as a link). Each refusal is a line in the trace.
 import fs from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type Picomatch from 'picomatch';
+
+/** picomatch, loaded with the first artifacts to collect (a process that runs no job does without it). */
+let picomatchLoaded: typeof Picomatch | undefined;
+function picomatch(pattern: string, options: Picomatch.PicomatchOptions): Picomatch.Matcher {
+  picomatchLoaded ??= createRequire(import.meta.url)('picomatch') as typeof Picomatch;
+  return picomatchLoaded(pattern, options);
+}
 
 export interface Selected {
   /** Relative to the checkout, with '/'. */
