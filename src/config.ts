@@ -46,6 +46,8 @@ export interface Config {
   runner: 'off' | 'shell';
   /** CI jobs the built-in runner runs at once. */
   runnerConcurrency: number;
+  /** Who CI jobs run as when the server runs as root (services/ci/runner/job_user.ts). */
+  runnerUser: string;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: Math.max(1, intFrom(env.WHARF_WORKERS, os.availableParallelism(), 'WHARF_WORKERS')),
     runner: runnerFrom(env.WHARF_RUNNER),
     runnerConcurrency: Math.max(1, intFrom(env.WHARF_RUNNER_CONCURRENCY, 1, 'WHARF_RUNNER_CONCURRENCY')),
+    runnerUser: env.WHARF_RUNNER_USER || 'nobody',
     listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
   };
 }

@@ -1,13 +1,13 @@
 // How many processes a job's bash may have (ulimit -u): a fork bomb stops at the limit instead
-// of exhausting the machine. The kernel counts RLIMIT_NPROC over every process of the user,
-// and the job runs as the server's user, so the limit is what the user runs now plus a margin.
+// of exhausting the machine. The kernel counts RLIMIT_NPROC over every process of the user
+// the job runs as (the server's, or job_user.ts's), so the limit is what that user runs now
+// plus a margin. The kernel does not apply it to root: job_user.ts keeps jobs from being root.
 import fs from 'node:fs';
 import os from 'node:os';
 
 export const JOB_PROCESS_MARGIN = 256;
 
-function userProcessCount(): number {
-  const uid = os.userInfo().uid;
+function userProcessCount(uid: number): number {
   let count = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -20,9 +20,9 @@ function userProcessCount(): number {
   return count;
 }
 
-export function jobProcessLimit(): number {
+export function jobProcessLimit(uid: number = os.userInfo().uid): number {
   try {
-    return userProcessCount() + JOB_PROCESS_MARGIN;
+    return userProcessCount(uid) + JOB_PROCESS_MARGIN;
   } catch {
     return 4096;
   }

@@ -26,6 +26,7 @@ import { selectArtifacts } from './artifact_paths.js';
 import { expireInSeconds, writeZip } from './artifacts.js';
 import { parseCoverage } from './coverage.js';
 import { unpackDependencies } from './dependencies.js';
+import { giveTo, jobUser, type JobUser } from './job_user.js';
 
 interface JobOptions {
   before_script?: string[];
@@ -63,21 +64,23 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   try {
     trace.note(`Running with Wharf's shell runner on ${os.hostname()}`);
     trace.note(`Fetching changes and checking out ${pipeline.sha.slice(0, 8)} as ${build.ref}...`);
-    await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, projectDir, home);
+    const runAs = jobUser(deps.config);
+    await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, projectDir, home, runAs !== null);
     await unpackDependencies(deps, build, options.dependencies, projectDir, trace);
+    if (runAs) await giveTo(work, runAs);
     const secrets = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
     const facts: JobFacts = { build, pipeline, project, user, token, projectDir, home, externalUrl: deps.config.externalUrl, secrets };
     const env = jobProcessEnv(facts);
-    const limit = jobProcessLimit();
+    const limit = jobProcessLimit(runAs?.uid);
     const main = [...(options.before_script ?? []), ...(options.script ?? [])];
-    const code = await runStep(path.join(work, 'script.sh'), shellScript(main, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control);
+    const code = await runStep(path.join(work, 'script.sh'), shellScript(main, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control, runAs);
     const stopped = control.stopReason();
     if (stopped) trace.note(stopMessage(stopped, project.build_timeout));
     else if (code !== 0) trace.note(`ERROR: Job failed: exit code ${code ?? 1}`);
     outcome = code === 0 && !stopped ? 'success' : 'failed';
     if (options.after_script?.length && stopped !== 'canceled' && stopped !== 'shutdown') {
       trace.note('Running after script...');
-      await runStep(path.join(work, 'after.sh'), shellScript(options.after_script, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control);
+      await runStep(path.join(work, 'after.sh'), shellScript(options.after_script, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control, runAs);
     }
     if (options.artifacts?.paths?.length && stopped !== 'canceled') {
       const when = options.artifacts.when ?? 'on_success';
@@ -111,9 +114,9 @@ function stopMessage(reason: StopReason, timeout: number): string {
   return 'ERROR: Job failed: the server stopped while the job was running';
 }
 
-async function runStep(file: string, script: string, env: Record<string, string>, cwd: string, trace: TraceWriter, control: RunControl): Promise<number | null> {
+async function runStep(file: string, script: string, env: Record<string, string>, cwd: string, trace: TraceWriter, control: RunControl, runAs: JobUser | null): Promise<number | null> {
   if (control.stopReason()) return null;
-  const run = runShell(file, script, env, cwd, trace);
+  const run = runShell(file, script, env, cwd, trace, runAs);
   control.onKill(run.kill);
   try {
     return await run.done;

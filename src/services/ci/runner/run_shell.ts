@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { TraceWriter } from './trace.js';
+import type { JobUser } from './job_user.js';
 
 export type StopReason = 'timeout' | 'canceled' | 'shutdown';
 
@@ -23,9 +24,11 @@ export function killGroup(pid: number | undefined): void {
   }
 }
 
-export function runShell(scriptFile: string, script: string, env: Record<string, string>, cwd: string, trace: TraceWriter): ShellRun {
+export function runShell(scriptFile: string, script: string, env: Record<string, string>, cwd: string, trace: TraceWriter, user: JobUser | null): ShellRun {
   fs.writeFileSync(scriptFile, script, { mode: 0o600 });
-  const child = spawn('bash', ['--noprofile', '--norc', scriptFile], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (user) fs.chownSync(scriptFile, user.uid, user.gid);
+  const as = user ? { uid: user.uid, gid: user.gid } : {};
+  const child = spawn('bash', ['--noprofile', '--norc', scriptFile], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...as });
   child.stdout.on('data', (d: Buffer) => trace.write(d));
   child.stderr.on('data', (d: Buffer) => trace.write(d));
   const done = new Promise<number | null>((resolve) => {

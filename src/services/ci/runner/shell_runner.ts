@@ -11,6 +11,7 @@ import type { Deps } from '../../../deps.js';
 import type { BuildRow } from '../../../store/ci_rows.js';
 import { claimNextBuild, failAbandonedBuilds, renewLeases } from './pickup.js';
 import { runJob } from './run_job.js';
+import { jobUser, keepFromJobs } from './job_user.js';
 import type { StopReason } from './run_shell.js';
 
 export interface ShellRunnerOptions {
@@ -45,6 +46,8 @@ export class ShellRunner {
   }
 
   start(): void {
+    // An unknown WHARF_RUNNER_USER stops the start; a job user gets no way into our files.
+    if (jobUser(this.deps.config)) keepFromJobs(this.deps.config, this.deps.log);
     this.timer = setInterval(() => void this.tick(), this.options.pollMs);
     this.timer.unref();
     void this.tick();
