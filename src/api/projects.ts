@@ -15,6 +15,8 @@ import { findUserById } from '../finders/users.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
 import { containsPattern, findProjectByIdOrPath } from '../finders/projects.js';
 import { presentProject } from './present_projects.js';
+import { cachedPage } from './page_cache.js';
+import { PROJECT_LIST_TOPICS } from '../store/count_cache.js';
 import { userBasic } from '../entities/user.js';
 import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
@@ -77,18 +79,22 @@ export const projectRoutes: Route[] = [
     params: { statistics: p.boolean().default(false), with_custom_attributes: p.boolean().default(false) },
     summary: 'Get a project by id or URL-encoded path',
     response: PROJECT,
-    handler: ({ deps, user, project, loaded, can: may, params: v }) =>
-      presentProject(
-        deps,
-        user,
-        project,
-        {
-          view: user ? 'withAccess' : 'basic',
-          statistics: v.statistics,
-          customAttributes: v.with_custom_attributes && isAdmin(user),
-          canAdmin: may('admin_project'),
-        },
-        loaded.extras,
+    // The same bytes for the same caller while nothing the answer shows has moved: what the
+    // project lists' pages are cached on (their topics guard the very same entity).
+    handler: ({ ctx, deps, user, project, loaded, can: may, params: v }) =>
+      cachedPage(ctx, deps, user, PROJECT_LIST_TOPICS, () =>
+        presentProject(
+          deps,
+          user,
+          project,
+          {
+            view: user ? 'withAccess' : 'basic',
+            statistics: v.statistics,
+            customAttributes: v.with_custom_attributes && isAdmin(user),
+            canAdmin: may('admin_project'),
+          },
+          loaded.extras,
+        ),
       ),
   }),
 
