@@ -62,6 +62,8 @@ describe('Deployments and environments API', function () {
     const job = first.deployable;
     expect(Object.keys(job)).to.deep.equal(JOB_KEYS);
     expect(job).to.include({ id: deployed[0].jobId, status: 'success', stage: 'deploy', name: 'deploy', ref: 'master', tag: false, runner: null });
+    expect(Object.keys(job.user)).to.deep.equal([...Object.keys(first.user), 'created_at', 'bio', 'location', 'skype', 'linkedin', 'twitter', 'website_url', 'organization']);
+    expect(job.user).to.include({ id: owner.user.id });
     expect(job.commit.id).to.equal(deployed[0].sha);
     expectSchema(job.commit, 'public_api/v4/commit/basic.json');
     expect(job.pipeline).to.deep.equal({ id: deployed[0].pipelineId, sha: deployed[0].sha, ref: 'master', status: 'success' });
