@@ -27,13 +27,10 @@ async function variableOr404(deps: Deps, owner: VariableOwner, key: string): Pro
   return variable;
 }
 
-type OwnerRequest = { project: { id: number } } | { group: { id: number } };
-
-function ownerOf(req: OwnerRequest): VariableOwner {
-  return 'project' in req ? { kind: 'project', id: req.project.id } : { kind: 'group', id: req.group.id };
-}
+type OwnerRequest = { project?: { id: number }; group?: { id: number } };
 
 function ownerRoutes(type: 'project' | 'group'): Route[] {
+  const ownerOf = (req: OwnerRequest): VariableOwner => ({ kind: type, id: (type === 'project' ? req.project : req.group)!.id });
   const base = `/${type}s/:id/variables`;
   const common = { auth: 'user', load: type, ability: 'admin_build' } as const;
   const noun = type === 'project' ? 'a project' : 'a group';
