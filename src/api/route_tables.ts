@@ -9,6 +9,9 @@ import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
 import { pipelineRoutes } from './pipelines.js';
 import { jobRoutes } from './jobs.js';
+import { groupVariableRoutes, projectVariableRoutes } from './ci_variables.js';
+import { deploymentRoutes } from './deployments.js';
+import { environmentRoutes } from './environments.js';
 import { projectListRoutes } from './project_lists.js';
 import { projectRoutes } from './projects.js';
 import { customAttributeRoutes } from './custom_attributes.js';
@@ -62,6 +65,10 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'milestones', routes: milestoneRoutes },
   { family: 'pipelines', routes: pipelineRoutes },
   { family: 'jobs', routes: jobRoutes },
+  { family: 'variables', routes: projectVariableRoutes },
+  { family: 'group_variables', routes: groupVariableRoutes },
+  { family: 'deployments', routes: deploymentRoutes },
+  { family: 'environments', routes: environmentRoutes },
   { family: 'projects', routes: [...projectListRoutes, ...projectRoutes, ...customAttributeRoutes('projects')] },
   { family: 'forks', routes: forkRoutes },
   { family: 'repository', routes: repositoryRoutes },

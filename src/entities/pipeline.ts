@@ -6,7 +6,7 @@ import type { Urls } from '../http/urls.js';
 import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
 import type { UserRow } from '../store/rows.js';
 import { commitBasic } from './commit.js';
-import { userBasic } from './user.js';
+import { userBasic, userEntity } from './user.js';
 
 export function pipelineBasic(p: Pick<PipelineRow, 'id' | 'sha' | 'ref' | 'status'>) {
   return { id: p.id, sha: p.sha, ref: p.ref, status: p.status };
@@ -55,7 +55,8 @@ export function jobEntity(b: BuildRow, e: JobEmbeds, urls: Urls) {
     started_at: b.started_at,
     finished_at: b.finished_at,
     duration: jobDuration(b),
-    user: e.user ? userBasic(e.user, urls) : null,
+    // JobBasic exposes the full Entities::User (the profile fields too), not UserBasic.
+    user: e.user ? userEntity(e.user, urls) : null,
     commit: e.commit ? commitBasic(e.commit) : null,
     pipeline: pipelineBasic(e.pipeline),
     ...(b.artifacts_file ? { artifacts_file: { filename: b.artifacts_file, size: b.artifacts_size } } : {}),

@@ -69,6 +69,7 @@ import {
   type SnippetFacts,
 } from './snippets.js';
 import { canRequestProjectAccess, type ProjectRequestFacts } from './access_requests.js';
+import { ciProjectCan, type CiProjectAbility } from './ci.js';
 import {
   deployKeyAccessCan,
   deployKeyCan,
@@ -211,6 +212,7 @@ export type Subject =
  */
 export type ProjectAbility =
   | ProjectLevelAbility
+  | CiProjectAbility
   | 'read_issue'
   | 'create_issue'
   | 'admin_issue'
@@ -286,6 +288,9 @@ const ISSUE_FEATURE_RULES = {
   read_note: (u, s) => canReadProjectNotes(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, { readable: canReadProjectNotes(u, s.project, s.access), discussionLocked: false }),
   resolve_note: (u, s) => canResolveInProject(u, s.project, s.access),
+  admin_build: (u, s) => ciProjectCan(u, s.project, s.access, 'admin_build'),
+  read_deployment: (u, s) => ciProjectCan(u, s.project, s.access, 'read_deployment'),
+  read_environment: (u, s) => ciProjectCan(u, s.project, s.access, 'read_environment'),
 } satisfies Partial<Record<ProjectAbility, (user: UserRow | null, subject: ProjectSubject) => boolean>>;
 
 function projectRule(user: UserRow | null, s: ProjectSubject, ability: ProjectAbility): boolean {

@@ -96,6 +96,7 @@ export type GroupAbility =
   | 'admin_group'
   | 'admin_group_member'
   | 'create_projects'
+  | 'admin_build'
   | 'create_subgroup'
   | 'read_group_members'
   | 'request_access';
@@ -120,6 +121,7 @@ export function groupCan(user: UserRow | null, facts: GroupFacts, ability: Group
     case 'read_group_members':
       return facts.readable;
     case 'create_projects':
+    case 'admin_build': // GroupPolicy: masters manage the group's CI variables
       return facts.level >= MASTER;
     case 'admin_group':
     case 'admin_group_member':

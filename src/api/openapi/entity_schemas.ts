@@ -72,6 +72,12 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
       merge_access_levels: { type: 'array', items: accessLevel },
     },
   },
+  // entities/ci_variable.ts (a project's or a group's CI variable)
+  Variable: {
+    type: 'object',
+    required: ['key', 'value', 'protected'],
+    properties: { key: { type: 'string' }, value: { type: 'string' }, protected: { type: 'boolean' } },
+  },
   // api/files.ts: what creating, updating or deleting one file answers
   FileWrite: {
     type: 'object',
