@@ -118,7 +118,8 @@ export function errorMiddleware(log: Logger): Koa.Middleware {
         ctx.body = { error: e.message || '400 Bad request' };
         return;
       }
-      log.error({ err, method: ctx.method, url: ctx.url }, 'unhandled error');
+      // The path only, as the access log: a query string may carry a token or a CI variable's value.
+      log.error({ err, method: ctx.method, path: ctx.path }, 'unhandled error');
       ctx.status = 500;
       ctx.body = { message: '500 Internal Server Error' };
     }
