@@ -10,6 +10,7 @@ import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
 import { findVariable, variablesQuery, type VariableOwner } from '../finders/ci_variable_lists.js';
 import { createVariable, deleteVariable, updateVariable } from '../services/ci_variables.js';
+import { revealValue } from '../services/ci/variable_values.js';
 import { variableEntity } from '../entities/ci_variable.js';
 import { NotFound } from '../store/domain_errors.js';
 import type { VariableRow } from '../store/ci_rows.js';
@@ -24,7 +25,7 @@ const MODEL_NAME = { project: 'Variable', group: 'GroupVariable' } as const;
 async function variableOr404(deps: Deps, owner: VariableOwner, key: string): Promise<VariableRow> {
   const variable = await findVariable(deps.db, owner, key);
   if (!variable) throw new NotFound(MODEL_NAME[owner.kind]);
-  return variable;
+  return { ...variable, value: revealValue(deps.config, variable.value) };
 }
 
 type OwnerRequest = { project?: { id: number }; group?: { id: number } };
@@ -43,7 +44,7 @@ function ownerRoutes(type: 'project' | 'group'): Route[] {
       response: { ...VARIABLE, list: true },
       handler: async (req) => {
         const rows = await paginate<VariableRow>(req.ctx, req.deps.db, variablesQuery(req.deps.db, ownerOf(req)));
-        return rows.map(variableEntity);
+        return rows.map((v) => variableEntity({ ...v, value: revealValue(req.deps.config, v.value) }));
       },
     }),
     route({
@@ -62,7 +63,7 @@ function ownerRoutes(type: 'project' | 'group'): Route[] {
       params: { key: p.string().required(), value: p.string().required(), protected: p.string() },
       summary: `Create a new variable in ${noun}`,
       response: VARIABLE,
-      handler: async (req) => variableEntity(await createVariable(req.deps.db, ownerOf(req), req.params)),
+      handler: async (req) => variableEntity(await createVariable(req.deps.db, req.deps.config, ownerOf(req), req.params)),
     }),
     route({
       ...common,
@@ -76,7 +77,7 @@ function ownerRoutes(type: 'project' | 'group'): Route[] {
       handler: async (req) => {
         const owner = ownerOf(req);
         const variable = await variableOr404(req.deps, owner, req.params.key);
-        return variableEntity(await updateVariable(req.deps.db, owner, variable, { value: req.params.value, protected: req.params.protected }));
+        return variableEntity(await updateVariable(req.deps.db, req.deps.config, owner, variable, { value: req.params.value, protected: req.params.protected }));
       },
     }),
     route({

@@ -6,6 +6,8 @@
 // The key never changes after creation (the API drops it from an update). Values are only
 // stored and returned: never logged, never put into an error message.
 import type { Conn } from '../store/db.js';
+import type { Config } from '../config.js';
+import { sealValue } from './ci/variable_values.js';
 import type { VariableRow } from '../store/ci_rows.js';
 import { Invalid } from '../store/domain_errors.js';
 import { findVariable, variableTable, type VariableOwner } from '../finders/ci_variable_lists.js';
@@ -46,7 +48,8 @@ export interface VariableInput {
 }
 
 /** Adds the variable; Invalid (400) with every broken rule of its key. */
-export async function createVariable(db: Conn, owner: VariableOwner, input: VariableInput): Promise<VariableRow> {
+/** The row as stored, but with its value in the clear (the caller answers with it). */
+export async function createVariable(db: Conn, config: Pick<Config, 'serverSecret'>, owner: VariableOwner, input: VariableInput): Promise<VariableRow> {
   const key = input.key.trim();
   const { table, column } = variableTable(owner);
   try {
@@ -54,7 +57,7 @@ export async function createVariable(db: Conn, owner: VariableOwner, input: Vari
       const errors = await keyErrors(tx, owner, key);
       if (errors.length) throw new Invalid({ key: errors });
       const row = { key, value: input.value, protected: input.protected === undefined ? false : castProtected(input.protected) };
-      const [inserted] = await tx(table).insert({ [column]: owner.id, ...row }).returning('id');
+      const [inserted] = await tx(table).insert({ [column]: owner.id, ...row, value: sealValue(config, row.value) }).returning('id');
       return { id: Number(typeof inserted === 'object' ? inserted.id : inserted), ...row };
     });
   } catch (err) {
@@ -64,13 +67,14 @@ export async function createVariable(db: Conn, owner: VariableOwner, input: Vari
   }
 }
 
-/** Changes the value and/or `protected` of an existing variable (its key stays). */
-export async function updateVariable(db: Conn, owner: VariableOwner, variable: VariableRow, changes: { value?: string; protected?: string }): Promise<VariableRow> {
+/** Changes the value and/or `protected` of an existing variable (its key stays); `variable`'s value is in the clear, and so is the answer's. */
+export async function updateVariable(db: Conn, config: Pick<Config, 'serverSecret'>, owner: VariableOwner, variable: VariableRow, changes: { value?: string; protected?: string }): Promise<VariableRow> {
   const { table } = variableTable(owner);
   const update: Partial<Pick<VariableRow, 'value' | 'protected'>> = {};
   if (changes.value !== undefined) update.value = changes.value;
   if (changes.protected !== undefined) update.protected = castProtected(changes.protected);
-  if (Object.keys(update).length) await db(table).where({ id: variable.id }).update(update);
+  const stored = update.value === undefined ? update : { ...update, value: sealValue(config, update.value) };
+  if (Object.keys(stored).length) await db(table).where({ id: variable.id }).update(stored);
   return { ...variable, ...update };
 }
 

@@ -8,6 +8,7 @@ import { created } from '../helpers/projects.js';
 import { addRoleMembers, useServerWithRoles } from '../helpers/roles.js';
 import { DEVELOPER, MASTER } from '../../src/policy/levels.js';
 import { variablesForJob } from '../../src/finders/ci_variables.js';
+import { revealValue } from '../../src/services/ci/variable_values.js';
 
 const FORBIDDEN = { message: '403 Forbidden' };
 const UNAUTHORIZED = { message: '401 Unauthorized' };
@@ -132,13 +133,25 @@ describe('CI variables API', function () {
   }
 
   describe('what a job is given', () => {
+  const job = async (protectedRef: boolean) => variablesForJob(s.db, { id: project.id, namespace_id: group.id }, protectedRef);
+  const keys = (vars: { key: string; value: string }[]) => Object.fromEntries(vars.map((v) => [v.key, revealValue(s.deps.config, v.value)]));
   it('hands the variables written here to a job: groups first, the project overriding, protected ones only on protected refs', async () => {
-    const job = async (protectedRef: boolean) => variablesForJob(s.db, { id: project.id, namespace_id: group.id }, protectedRef);
-    const keys = (vars: { key: string; value: string }[]) => Object.fromEntries(vars.map((v) => [v.key, v.value]));
     await s.post(`/groups/${group.id}/variables`, { token: master.token, json: { key: 'SHARED', value: 'from-group' } });
     await s.post(`/projects/${project.id}/variables`, { token: master.token, json: { key: 'SHARED', value: 'from-project' } });
     expect(keys(await job(true))).to.deep.equal({ GROUP_TOKEN: 'tok-1', DEPLOY_KEY: 'v2', SHARED: 'from-project', PROJECT_TOKEN: 'tok-1' });
     expect(keys(await job(false))).to.deep.equal({ GROUP_TOKEN: 'tok-1', SHARED: 'from-project', PROJECT_TOKEN: 'tok-1' });
+  });
+
+  it('keeps values sealed in the database (GitLab encrypts them), opened only for the API and the job', async () => {
+    await s.post(`/projects/${project.id}/variables`, { token: master.token, json: { key: 'AT_REST', value: 'plain-text-secret' } });
+    await s.put(`/projects/${project.id}/variables/AT_REST`, { token: master.token, json: { value: 'changed-secret' } });
+    const stored = await s.db('ci_variables').where({ project_id: project.id, key: 'AT_REST' }).first();
+    expect(stored.value).to.match(/^v1:/);
+    expect(stored.value).not.to.include('secret');
+    const groupStored = await s.db('ci_group_variables').where({ group_id: group.id, key: 'SHARED' }).first();
+    expect(groupStored.value).to.match(/^v1:/);
+    expect((await s.get(`/projects/${project.id}/variables/AT_REST`, { token: master.token })).body.value).to.equal('changed-secret');
+    expect(keys(await job(false)).AT_REST).to.equal('changed-secret');
   });
   });
 

@@ -12,6 +12,7 @@ import type { BuildRow, PipelineRow } from '../../../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../../../store/rows.js';
 import { fullPathOf, withNamespaces } from '../../../finders/projects.js';
 import { variablesForJob } from '../../../finders/ci_variables.js';
+import { revealValue } from '../variable_values.js';
 import { isProtected } from '../../../policy/branches.js';
 import { transitionBuild } from '../build_transitions.js';
 import { checkout } from './checkout.js';
@@ -68,7 +69,8 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, projectDir, home, runAs !== null);
     await unpackDependencies(deps, build, options.dependencies, projectDir, trace);
     if (runAs) await giveTo(work, runAs);
-    const secrets = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
+    const stored = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
+    const secrets = stored.map((v) => ({ key: v.key, value: revealValue(deps.config, v.value) }));
     const facts: JobFacts = { build, pipeline, project, user, token, projectDir, home, externalUrl: deps.config.externalUrl, secrets };
     const env = jobProcessEnv(facts);
     const limit = jobProcessLimit(runAs?.uid);
