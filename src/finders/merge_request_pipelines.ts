@@ -46,3 +46,24 @@ export async function mergeRequestsWaitingFor(db: Conn, pipeline: Pick<PipelineR
     .where('merge_when_pipeline_succeeds', true)
     .orderBy('id', 'asc');
 }
+
+/**
+ * The pipeline of each merge request's metrics (GitLab 10.8's PipelineMetricsWorker records
+ * the head pipeline when it starts running or succeeds): the latest pipeline of the source
+ * branch at the merge request's head commit that started or succeeded. One query per page.
+ */
+export async function metricsPipelinesOf(db: Conn, rows: MergeRequestHead[]): Promise<Map<MergeRequestHead, PipelineRow>> {
+  const out = new Map<MergeRequestHead, PipelineRow>();
+  const heads = rows.filter((r) => r.source_project_id !== null && r.head_sha);
+  if (!heads.length) return out;
+  const found: PipelineRow[] = await db('ci_pipelines')
+    .whereIn('project_id', [...new Set(heads.map((r) => r.source_project_id!))])
+    .whereIn('sha', [...new Set(heads.map((r) => r.head_sha!))])
+    .where((q) => q.whereNotNull('started_at').orWhere('status', 'success'))
+    .orderBy('id', 'desc');
+  for (const r of heads) {
+    const p = found.find((x) => x.project_id === r.source_project_id && x.ref === r.source_branch && x.sha === r.head_sha);
+    if (p) out.set(r, p);
+  }
+  return out;
+}

@@ -4,6 +4,8 @@
 // waiting for an active head pipeline, merged by the waiting user when it succeeds, left open
 // when it fails, reset by a push and by cancel. Pipelines come from real .gitlab-ci.yml commits;
 // their jobs are moved as a runner would move them (transitionBuild).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { projectWithRoles, type Account } from '../helpers/roles.js';
@@ -123,6 +125,43 @@ describe('Merge requests and pipelines', function () {
     });
   });
 
+  it("a merge request hook's head_pipeline_id is the head pipeline's", async () => {
+    const bodies: any[] = [];
+    const rx = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => rx.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/mr`;
+      expect((await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: true } })).status).to.equal(200);
+      const p = await project();
+      const hook = await s.post(`/projects/${p.id}/hooks`, { token: owner.token, json: { url, merge_requests_events: true, push_events: false } });
+      expect(hook.status, hook.text).to.equal(201);
+      await files(p, 'feature', { 'a.txt': 'a\n' }, 'A', 'master');
+      const mr = await openMr(p, 'feature');
+      const [pipeline] = await pipelinesOf(p, 'feature');
+      await s.drainJobs();
+      const opened = bodies.find((b) => b.object_attributes?.action === 'open');
+      expect(opened.object_attributes.head_pipeline_id).to.equal(pipeline.id);
+      // No pipeline at the new head: none.
+      await files(p, 'feature', { '.gitlab-ci.yml': null }, 'Drop CI');
+      const updated = await s.put(`/projects/${p.id}/merge_requests/${mr.iid}`, { token: owner.token, json: { title: 'Renamed' } });
+      expect(updated.status).to.equal(200);
+      await s.drainJobs();
+      const renamed = bodies.filter((b) => b.object_attributes?.action === 'update').pop();
+      expect(renamed.object_attributes.title).to.equal('Renamed');
+      expect(renamed.object_attributes.head_pipeline_id).to.equal(null);
+    } finally {
+      rx.closeAllConnections();
+      await new Promise<void>((resolve) => rx.close(() => resolve()));
+    }
+  });
+
   describe('only_allow_merge_if_pipeline_succeeds', () => {
     it('405 while the head pipeline is pending or after it failed; merges once it succeeded', async () => {
       const p = await project({ only_allow_merge_if_pipeline_succeeds: true });
@@ -188,6 +227,8 @@ describe('Merge requests and pipelines', function () {
       const r = await merge(p, mr.iid, { merge_when_pipeline_succeeds: true, ...json });
       expect(r.status, r.text).to.equal(200);
       expect(r.body).to.include({ state: 'opened', merge_when_pipeline_succeeds: true });
+      // The metrics' pipeline: none until the head pipeline starts (PipelineMetricsWorker).
+      expect(r.body).to.include({ pipeline: null, latest_build_started_at: null, latest_build_finished_at: null });
       return { mr, pipeline, sha };
     }
 
@@ -209,6 +250,9 @@ describe('Merge requests and pipelines', function () {
       const shown = await showMr(p, mr.iid);
       expect(shown.state).to.equal('merged');
       expect(shown.merged_by.username).to.equal('lena');
+      expect(shown.pipeline).to.deep.equal({ id: pipeline.id, sha, ref: 'feature', status: 'success' });
+      expect(shown.latest_build_started_at).to.be.a('string');
+      expect(shown.latest_build_finished_at).to.be.a('string');
       expect(shown.merge_when_pipeline_succeeds).to.equal(false);
       expect(git(p.dir, ['log', '-1', '--format=%s', 'master']).trim()).to.equal('Automatic merge!');
       expect(git(p.dir, ['rev-parse', 'master^2']).trim()).to.equal(sha);
@@ -221,7 +265,9 @@ describe('Merge requests and pipelines', function () {
       const { mr, pipeline } = await waitingMr(p);
       await finish(pipeline.id, 'failed');
       const shown = await showMr(p, mr.iid);
-      expect(shown).to.include({ state: 'opened', merge_when_pipeline_succeeds: true });
+      expect(shown).to.include({ state: 'opened', merge_when_pipeline_succeeds: true, latest_build_finished_at: null });
+      expect(shown.pipeline).to.deep.equal({ id: pipeline.id, sha: pipeline.sha, ref: 'feature', status: 'failed' });
+      expect(shown.latest_build_started_at).to.be.a('string');
       expect(git(p.dir, ['rev-parse', 'master']).trim()).to.not.equal(pipeline.sha);
       const jobs = await s.db('jobs').where({ kind: 'pipeline_success' });
       expect(jobs.filter((j: any) => JSON.parse(j.payload).pipelineId === pipeline.id)).to.have.length(0);
