@@ -282,6 +282,19 @@ describe('Merge requests and pipelines', function () {
       expect((await showMr(p, mr.iid)).state).to.equal('opened');
     });
 
+    it('a conflict by the time the pipeline succeeds: left waiting, an unmergeable to-do for the merge user', async () => {
+      const p = await project();
+      const { mr, pipeline } = await waitingMr(p);
+      await files(p, 'master', { 'a.txt': 'conflicting\n' }, 'Conflict');
+      const masterHead = git(p.dir, ['rev-parse', 'master']).trim();
+      // The master push's own pipeline is not the merge request's.
+      await finish(pipeline.id, 'success');
+      expect(await showMr(p, mr.iid)).to.include({ state: 'opened', merge_when_pipeline_succeeds: true, merge_status: 'cannot_be_merged' });
+      expect(git(p.dir, ['rev-parse', 'master']).trim()).to.equal(masterHead);
+      const todos = (await s.get('/todos', { token: lead.token })).body;
+      expect(todos.map((t: any) => [t.action_name, t.target.iid, t.author.username])).to.deep.equal([['unmergeable', mr.iid, 'lena']]);
+    });
+
     it('cancel resets it with a note; the pipeline succeeding merges nothing', async () => {
       const p = await project();
       const { mr, pipeline, sha } = await waitingMr(p);
