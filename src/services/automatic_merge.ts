@@ -11,6 +11,9 @@ import { NotAllowed } from '../store/domain_errors.js';
 import { canCancelAutomaticMerge } from '../policy/merge_requests.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import { now } from '../store/time.js';
+import { isSqlite } from '../store/db.js';
+import { enqueueJob } from '../store/job_queue.js';
+import { PIPELINE_SUCCESS_JOB, type PipelineSuccessPayload } from './ci/merge_on_success.js';
 import { createSystemNote } from './notes.js';
 import type { ProjectContext } from './repository_writes.js';
 
@@ -21,21 +24,29 @@ export async function enableAutomaticMerge(
   deps: Deps,
   mr: MergeRequestRow,
   user: UserRow,
+  pipelineId: number,
   params: { commitMessage?: string; shouldRemoveSourceBranch?: boolean },
 ): Promise<MergeRequestRow> {
   await deps.db.transaction(async (tx) => {
+    // The pipeline may have succeeded since it was seen active, its merge job finding nothing
+    // waiting yet: its status is read under its row lock (a status change holds it until it
+    // commits), and the merge is queued here when it already succeeded.
+    const status = tx('ci_pipelines').where({ id: pipelineId }).first('status');
+    if (!isSqlite(tx)) status.forUpdate();
+    const succeeded = (await status)?.status === 'success';
     const current: MergeRequestRow | undefined = await tx('merge_requests').where({ id: mr.id }).first();
     if (!current || current.state !== 'opened') return;
     const mergeParams = { merge_commit_message: params.commitMessage ?? null, should_remove_source_branch: params.shouldRemoveSourceBranch ?? null };
     if (current.merge_when_pipeline_succeeds) {
-      // Already waiting: only the merge params change (timeless, as GitLab's merge_params! save).
+      // Already waiting: only the merge params change.
       await tx('merge_requests').where({ id: mr.id }).update({ ...mergeParams, updated_at: now() });
-      return;
+    } else {
+      await tx('merge_requests')
+        .where({ id: mr.id })
+        .update({ ...mergeParams, merge_when_pipeline_succeeds: true, merge_user_id: user.id, updated_at: now() });
+      await createSystemNote(tx, noteTarget(mr), user, `enabled an automatic merge when the pipeline for ${mr.head_sha} succeeds`);
     }
-    await tx('merge_requests')
-      .where({ id: mr.id })
-      .update({ ...mergeParams, merge_when_pipeline_succeeds: true, merge_user_id: user.id, updated_at: now() });
-    await createSystemNote(tx, noteTarget(mr), user, `enabled an automatic merge when the pipeline for ${mr.head_sha} succeeds`);
+    if (succeeded) await enqueueJob(tx, PIPELINE_SUCCESS_JOB, { pipelineId } satisfies PipelineSuccessPayload);
   });
   return (await findMergeRequest(deps.db, mr.target_project_id, mr.iid))!;
 }

@@ -111,7 +111,7 @@ export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr:
   if (automatic) {
     const pipeline = await headPipelineOf(deps.db, mr);
     if (pipeline && ACTIVE.includes(pipeline.status)) {
-      return enableAutomaticMerge(deps, mr, user, { commitMessage: params.commitMessage, shouldRemoveSourceBranch: params.shouldRemoveSourceBranch });
+      return enableAutomaticMerge(deps, mr, user, pipeline.id, { commitMessage: params.commitMessage, shouldRemoveSourceBranch: params.shouldRemoveSourceBranch });
     }
     if (!(await mergeableCiState(deps, project, mr))) return mr;
   }
