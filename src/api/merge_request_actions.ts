@@ -17,7 +17,8 @@ import { can } from '../policy/can.js';
 import { mergeRequestSubject } from './noteables.js';
 import { issueBasic } from '../entities/issue.js';
 import { presentMergeRequests } from './present_merge_requests.js';
-import { acceptMergeRequest, cancelMergeWhenPipelineSucceeds } from '../services/merges.js';
+import { acceptMergeRequest } from '../services/merges.js';
+import { cancelMergeWhenPipelineSucceeds } from '../services/automatic_merge.js';
 import { mergeRequestClosesIssues } from '../services/closing_issues.js';
 
 const ITEM = '/projects/:id/merge_requests/:merge_request_iid';

@@ -29,6 +29,10 @@ import { userBasic } from '../entities/user.js';
 import { commitBasic } from '../entities/commit.js';
 import { diffEntity } from '../entities/diff.js';
 import { mergeRequestChanges, mergeRequestCommits } from '../services/merge_request_diff.js';
+import { mergeRequestShas } from '../services/mergeable_ci_state.js';
+import { allPipelinesQuery } from '../finders/merge_request_pipelines.js';
+import { pipelineBasic } from '../entities/pipeline.js';
+import type { PipelineRow } from '../store/ci_rows.js';
 
 const MERGE_REQUEST = { schema: 'MergeRequest' } as const;
 const MR_LIST = { schema: 'MergeRequestBasic', list: true } as const;
@@ -239,11 +243,13 @@ export const mergeRequestRoutes: Route[] = [
     load: 'project',
     ability: 'read_pipeline',
     params: mrIid,
-    summary: "A merge request's pipelines (none: Wharf runs no pipelines)",
+    summary: "A merge request's pipelines: the source branch's pipelines of its commits, newest first",
     response: { schema: 'PipelineBasic', list: true },
     handler: async ({ ctx, deps, loaded, params }) => {
-      await readableMergeRequest(deps, loaded, params.merge_request_iid);
-      return paginateArray(ctx, []);
+      const mr = await readableMergeRequest(deps, loaded, params.merge_request_iid);
+      const shas = await mergeRequestShas(deps, loaded.project, mr);
+      const rows = await paginate<PipelineRow>(ctx, deps.db, allPipelinesQuery(deps.db, mr, shas));
+      return rows.map(pipelineBasic);
     },
   }),
 ];

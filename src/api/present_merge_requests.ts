@@ -8,6 +8,7 @@ import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { ensureMergeStatus } from '../services/merge_status.js';
 import { subscriptionsFor } from '../services/subscriptions.js';
 import { mergeRequestBasic, mergeRequestEntity, mergeRequestSimple } from '../entities/merge_request.js';
+import { metricsPipelinesOf } from '../finders/merge_request_pipelines.js';
 
 /** Subscription of each merge request for the viewer: explicit choice, else participation. */
 async function subscriptionsOf(deps: Deps, rows: MergeRequestRow[], user: UserRow | null): Promise<Map<number, boolean>> {
@@ -32,8 +33,13 @@ export async function presentMergeRequests(deps: Deps, rows: MergeRequestRow[], 
   for (const r of rows) checked.push(await ensureMergeStatus(deps, r));
   const [extras, subscriptions] = await Promise.all([loadMergeRequestExtras(deps.db, checked), subscriptionsOf(deps, checked, user)]);
   const maintainerPush = await maintainerPushOf(deps.db, checked, extras);
+  const metrics = await metricsPipelinesOf(deps.db, checked);
   return checked.map((r) =>
-    mergeRequestEntity(r, extras, deps.urls, { subscribed: subscriptions.get(r.id) ?? false, allowMaintainerToPush: maintainerPush.get(r.id) }),
+    mergeRequestEntity(r, extras, deps.urls, {
+      subscribed: subscriptions.get(r.id) ?? false,
+      allowMaintainerToPush: maintainerPush.get(r.id),
+      metricsPipeline: metrics.get(r),
+    }),
   );
 }
 

@@ -13,6 +13,8 @@ import type { MergeRequestRow } from '../store/issuable_rows.js';
 import type { MergeRequestExtras } from '../store/extras.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
+import { pipelineBasic } from './pipeline.js';
+import type { PipelineRow } from '../store/ci_rows.js';
 import { humanTime } from '../store/durations.js';
 import { changesOverflow, workInProgress } from '../store/merge_request_facts.js';
 
@@ -96,11 +98,21 @@ export function mergeRequestBasic(row: MergeRequestRow, extras: MergeRequestExtr
   };
 }
 
+/** MergeRequest::Metrics as PipelineMetricsWorker keeps them; no deployment tracking (null). */
+function metricsFields(p: PipelineRow | null) {
+  return {
+    latest_build_started_at: p?.started_at ?? null,
+    latest_build_finished_at: p?.status === 'success' ? p.finished_at : null,
+    first_deployed_to_production_at: null,
+    pipeline: p ? pipelineBasic(p) : null,
+  };
+}
+
 export function mergeRequestEntity(
   row: MergeRequestRow,
   extras: MergeRequestExtras,
   urls: Urls,
-  viewer: { subscribed: boolean; allowMaintainerToPush?: boolean | null },
+  viewer: { subscribed: boolean; allowMaintainerToPush?: boolean | null; metricsPipeline?: PipelineRow | null },
 ) {
   const user = (id: number | null) => (id === null ? undefined : extras.users.get(id));
   const mergedBy = user(row.merged_by_id);
@@ -114,8 +126,8 @@ export function mergeRequestEntity(
     merged_at: row.merged_at,
     closed_by: closedBy ? userBasic(closedBy, urls) : null,
     closed_at: row.closed_at,
-    // Exposed while the project has jobs; Wharf has no pipelines yet.
-    ...(builds ? { latest_build_started_at: null, latest_build_finished_at: null, first_deployed_to_production_at: null, pipeline: null } : {}),
+    // Exposed while the project has jobs: the metrics of its head pipeline (started or succeeded).
+    ...(builds ? metricsFields(viewer.metricsPipeline ?? null) : {}),
     diff_refs: row.head_sha ? { base_sha: row.base_sha, head_sha: row.head_sha, start_sha: row.start_sha } : null,
   };
 }

@@ -12,3 +12,4 @@ import './project_export.js';
 import './project_import.js';
 import './repository_import_url.js';
 import './ci_pipeline_creation.js';
+import './pipeline_success.js';

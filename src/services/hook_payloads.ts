@@ -9,6 +9,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
 import { RepoReader } from '../git/reader.js';
+import { headPipelineOf } from '../finders/merge_request_pipelines.js';
 import { humanTime } from '../store/durations.js';
 import type { Changes, HookEvent } from './hook_triggers.js';
 
@@ -101,7 +102,7 @@ async function mergeRequestAttrs(deps: Deps, target: ProjectWithNamespace, mr: M
     author_id: mr.author_id,
     created_at: mr.created_at,
     description: mr.description,
-    head_pipeline_id: null,
+    head_pipeline_id: (await headPipelineOf(deps.db, { ...mr, head_sha: head }))?.id ?? null,
     id: mr.id,
     iid: mr.iid,
     last_edited_at: null,

@@ -4,8 +4,8 @@
 // The checks, in GitLab's order: the user may update the target branch (push or merge
 // rights under branch protection) else 401; the merge request is in a mergeable state (open,
 // not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
-// passes, which it always does while merge requests have no head pipeline (pipelines are not
-// linked to merge requests yet, issue #13), as `mergeable_ci_state?` answers true without one; under only_allow_merge_if_all_discussions_are_resolved, no
+// of only_allow_merge_if_pipeline_succeeds (mergeable_ci_state.ts) unless merging when the
+// pipeline succeeds; under only_allow_merge_if_all_discussions_are_resolved, no
 // discussion is left to resolve) else 405; it merges without conflict and, under `rebase_merge`
 // and `ff`, the target head is an ancestor of the source head, else 406; `sha` names the
 // source head else 409.
@@ -17,7 +17,8 @@
 // was when its merge ran). Then, as a push would: push events and the refresh of the other
 // merge requests (afterWrite), once the merge request is recorded as merged with its event,
 // its to-dos done and the issues it closes closed (PostMergeService), all in one
-// transaction. Last, the source branch is removed when asked and allowed.
+// transaction. Last, the source branch is removed when asked and allowed. Merging when the
+// pipeline succeeds waits while the head pipeline is active (automatic_merge.ts).
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { CannotMerge, DomainError, NotAllowed, NotMergeable, RefMoved, ShaMismatch } from '../store/domain_errors.js';
@@ -26,7 +27,7 @@ import { findMergeRequest } from '../finders/merge_requests.js';
 import { hasUnresolvedDiscussions } from '../finders/discussions.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
-import { canCancelAutomaticMerge, canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
+import { canMergeMergeRequest, canRemoveSourceBranch } from '../policy/merge_requests.js';
 import { projectAccess } from '../policy/projects.js';
 import { readRef } from '../git/refs.js';
 import { fastForwardPossible, isAncestor, writeMergeCommit } from '../git/merge.js';
@@ -34,7 +35,11 @@ import { afterWrite, moveBranch, type ProjectContext } from './repository_writes
 import { deleteBranch } from './branch_writes.js';
 import { branchState, ensureMergeStatus, projectOf } from './merge_status.js';
 import { issueReference, mergeRequestClosesIssues } from './closing_issues.js';
-import { closableIssues, recordMerged, resetMergeWhenPipelineSucceeds } from './post_merge.js';
+import { closableIssues, recordMerged } from './post_merge.js';
+import { headPipelineOf } from '../finders/merge_request_pipelines.js';
+import { ACTIVE } from '../store/ci_statuses.js';
+import { mergeableCiState } from './mergeable_ci_state.js';
+import { enableAutomaticMerge } from './automatic_merge.js';
 
 export interface MergeParams {
   commitMessage?: string;
@@ -66,33 +71,67 @@ export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWith
 }
 
 /**
- * PUT .../merge. `loaded` is the merge request's (target) project as the request sees it.
- * Returns the merge request as stored afterwards.
+ * MergeRequest#mergeable_state? then #mergeable?, as the API checks them: open, not WIP, not
+ * broken, the pipeline rule (unless `skipCiCheck`), the discussions rule, else 405; the test
+ * merge and, under `rebase_merge` and `ff`, a possible fast-forward, else 406.
  */
-export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
-  const { project, access } = loaded;
-  if (!(await canMergeMergeRequest(deps.db, project, access, user, mr))) throw new NotAllowed();
-
-  // mergeable_state?: open, not WIP, not broken (branches exist, commits of its own).
+export async function checkMergeable(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow, skipCiCheck: boolean): Promise<void> {
   if (mr.state !== 'opened' || workInProgress(mr.title)) throw new NotMergeable();
   const state = await branchState(deps, mr, project);
   if (state.broken) throw new NotMergeable();
+  if (!skipCiCheck && !(await mergeableCiState(deps, project, mr))) throw new NotMergeable();
   // mergeable_discussions_state?: under the project's rule, no discussion left to resolve.
   if (project.only_allow_merge_if_all_discussions_are_resolved && (await hasUnresolvedDiscussions(deps.db, mr.id))) throw new NotMergeable();
-  // No merge request has a head pipeline yet (issue #13), so `mergeable_ci_state?` holds even under
-  // only_allow_merge_if_pipeline_succeeds, and merge_when_pipeline_succeeds merges now.
 
   // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.
   const checked = await ensureMergeStatus(deps, mr);
   if (checked.merge_status !== 'can_be_merged') throw new CannotMerge();
   const gitdir = deps.repos.pathFor(fullPathOf(project));
-  const head = mr.head_sha!;
-  if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, head))) throw new CannotMerge();
+  if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, mr.head_sha!))) throw new CannotMerge();
+}
 
+/**
+ * PUT .../merge. `loaded` is the merge request's (target) project as the request sees it.
+ * Returns the merge request as stored afterwards. With merge_when_pipeline_succeeds the
+ * pipeline rule is not checked first (GitLab's skip_ci_check): while the head pipeline is
+ * pending or running the merge request is set to wait for it; otherwise it merges now, unless
+ * the pipeline rule fails, which MergeService refuses quietly (GitLab records a merge_error
+ * and the API answers the merge request unmerged, 200).
+ */
+export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
+  const { project, access } = loaded;
+  if (!(await canMergeMergeRequest(deps.db, project, access, user, mr))) throw new NotAllowed();
+  const automatic = params.mergeWhenPipelineSucceeds === true;
+  await checkMergeable(deps, project, mr, automatic);
+  const head = mr.head_sha!;
   if (params.sha !== undefined && params.sha !== head) {
     throw new ShaMismatch(head);
   }
 
+  if (automatic) {
+    const pipeline = await headPipelineOf(deps.db, mr);
+    if (pipeline && ACTIVE.includes(pipeline.status)) {
+      return enableAutomaticMerge(deps, mr, user, pipeline.id, { commitMessage: params.commitMessage, shouldRemoveSourceBranch: params.shouldRemoveSourceBranch });
+    }
+    if (!(await mergeableCiState(deps, project, mr))) return mr;
+  }
+  await performMerge(deps, project, mr, user, head, params);
+  return (await findMergeRequest(deps.db, mr.target_project_id, mr.iid))!;
+}
+
+/**
+ * MergeService#execute once the checks passed: the merge written and the target moved, the
+ * merge recorded (PostMergeService) with the push's after-work, and the source branch removed
+ * when asked (or forced) and allowed.
+ */
+export async function performMerge(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  mr: MergeRequestRow,
+  user: UserRow,
+  head: string,
+  params: Pick<MergeParams, 'commitMessage' | 'shouldRemoveSourceBranch'>,
+): Promise<void> {
   const message = (params.commitMessage ?? (await defaultMergeCommitMessage(deps, project, mr))).replace(/\r/g, '');
   const moved = await mergeIntoTarget(deps, project, mr, user, head, message);
 
@@ -102,7 +141,6 @@ export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr:
 
   const forceRemove = !!mr.force_remove_source_branch;
   if (params.shouldRemoveSourceBranch ?? forceRemove) await removeSourceBranch(deps, mr, forceRemove ? null : user, head);
-  return (await findMergeRequest(deps.db, mr.target_project_id, mr.iid))!;
 }
 
 /**
@@ -172,24 +210,3 @@ export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: 
     throw err;
   }
 }
-
-/**
- * POST .../cancel_merge_when_pipeline_succeeds (MergeWhenPipelineSucceedsService#cancel):
- * the merge user or anyone who may merge, or the author, else 401. GitLab answers its
- * service result as the body, with the POST's 201 either way.
- */
-export async function cancelMergeWhenPipelineSucceeds(
-  deps: Deps,
-  loaded: ProjectContext,
-  mr: MergeRequestRow,
-  user: UserRow,
-): Promise<Record<string, unknown>> {
-  const allowed = await canCancelAutomaticMerge(deps.db, loaded.project, loaded.access, user, mr);
-  if (!allowed) throw new NotAllowed();
-  if (!mr.merge_when_pipeline_succeeds || mr.state !== 'opened') {
-    return { message: "Can't cancel the automatic merge", status: 'error', http_status: 406 };
-  }
-  await resetMergeWhenPipelineSucceeds(deps, mr);
-  return { status: 'success' };
-}
-

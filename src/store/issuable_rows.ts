@@ -118,6 +118,8 @@ export interface MergeRequestRow {
   merge_when_pipeline_succeeds: boolean | number;
   merge_user_id: number | null;
   should_remove_source_branch: boolean | number | null;
+  /** merge_params' commit message for the automatic merge (migration 20261122000048). */
+  merge_commit_message?: string | null;
   force_remove_source_branch: boolean | number | null;
   discussion_locked: boolean | number | null;
   allow_maintainer_to_push: boolean | number | null;

@@ -3,11 +3,12 @@
 // composite status of those stages: on_success runs after success/skipped, on_failure after
 // failed, always after success/failed/skipped, manual waits as `manual` after success; otherwise the
 // job is skipped. A `manual` earlier stage blocks the later ones. Then the pipeline's status,
-// timestamps and duration follow its latest jobs.
+// timestamps and duration follow its latest jobs; each status change runs status_events.ts.
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import { COMPLETED, compositeStatus, type CiStatus } from '../../store/ci_statuses.js';
 import { now } from '../../store/time.js';
+import { onBuildStatusChange, onPipelineStatusChange } from './status_events.js';
 
 /** Decides waiting jobs and refreshes the pipeline's status; answers the new status. */
 export async function processPipeline(db: Conn, pipelineId: number): Promise<CiStatus | null> {
@@ -24,8 +25,9 @@ export async function processPipeline(db: Conn, pipelineId: number): Promise<CiS
       const changes: Partial<BuildRow> = { status: next, updated_at: stamp };
       if (next === 'pending') changes.queued_at = stamp;
       if (next === 'skipped') changes.finished_at = stamp;
-      await db('ci_builds').where({ id: build.id, status: 'created' }).update(changes);
-      build.status = next;
+      const moved = await db('ci_builds').where({ id: build.id, status: 'created' }).update(changes);
+      Object.assign(build, changes);
+      if (moved) await onBuildStatusChange(db, build, 'created');
     }
   }
   return updatePipelineStatus(db, pipelineId, builds);
@@ -58,8 +60,7 @@ export async function updatePipelineStatus(db: Conn, pipelineId: number, latest?
     changes.finished_at = null;
   }
   await db('ci_pipelines').where({ id: pipelineId }).update(changes);
-  // Not yet: GitLab sends a pipeline event to the project's hooks here when the status changed
-  // (enqueueProjectHooks(tx, projectId, 'pipeline_hooks', …) of services/hook_triggers.ts; issue #13).
+  if (status !== pipeline.status) await onPipelineStatusChange(db, { ...pipeline, ...changes }, pipeline.status);
   return status;
 }
 

@@ -7,6 +7,7 @@
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { CiStatus } from '../../store/ci_statuses.js';
+import { enqueueMergeOnPipelineSuccess } from './merge_on_success.js';
 
 /** After a job's status changed from `from` to `build.status`. */
 export async function onBuildStatusChange(_db: Conn, _build: BuildRow, _from: CiStatus): Promise<void> {
@@ -14,7 +15,8 @@ export async function onBuildStatusChange(_db: Conn, _build: BuildRow, _from: Ci
 }
 
 /** After a pipeline's status changed from `from` to `pipeline.status`. */
-export async function onPipelineStatusChange(_db: Conn, _pipeline: PipelineRow, _from: CiStatus): Promise<void> {
+export async function onPipelineStatusChange(db: Conn, pipeline: PipelineRow, from: CiStatus): Promise<void> {
   // The contract of issue #13's CI wiring step, which gives this its body (pipeline hooks,
   // build_failed to-dos, merge when pipeline succeeds).
+  await enqueueMergeOnPipelineSuccess(db, pipeline, from);
 }
