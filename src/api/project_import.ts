@@ -2,7 +2,8 @@
 // `path`, optional `namespace` and `override_params[...]`) answers 201 with the project's
 // ProjectImportStatus while the import runs in the background (services/project_import.ts);
 // `GET /projects/:id/import` follows it. 403 when `gitlab_project` is not among the
-// instance's import sources; "The file is invalid" when no file came.
+// instance's import sources; "The file is invalid" when no file came. With `overwrite`, a
+// project already at the path is replaced once the import finished (services/project_overwrite.ts).
 import { ApiError, badRequest } from '../http/errors.js';
 import { uploadedFiles } from '../http/body.js';
 import { p } from '../http/params.js';
@@ -38,12 +39,12 @@ export const projectImportRoutes: Route[] = [
       if (!(await settingsOf(deps)).import_sources.includes('gitlab_project')) throw new ApiError(403, { message: '403 Forbidden' });
       const file = uploadedFiles(ctx).file?.[0];
       if (!file) throw badRequest('The file is invalid');
-      if (params.overwrite) throw badRequest('overwrite is not supported: import under a new path');
       const project = await scheduleImport(deps, user, {
         path: params.path,
         namespace: params.namespace ?? undefined,
         file: file.path,
         overrides: overridesOf(params.override_params ?? undefined),
+        overwrite: params.overwrite,
       });
       return projectImportStatus(project);
     },

@@ -9,7 +9,7 @@ import { groupCan, groupLevel } from './groups.js';
 import { isAdmin as admin } from './users.js';
 
 /** GitLab 10.8's NamespacePolicy abilities (a group namespace answers create_projects with its GroupPolicy). */
-export type NamespaceAbility = 'read_namespace' | 'create_projects';
+export type NamespaceAbility = 'read_namespace' | 'create_projects' | 'admin_namespace';
 
 /** What a namespace decision needs: the namespace and, for a group, the user's level on it. */
 export interface NamespaceFacts {
@@ -27,7 +27,9 @@ export async function namespaceFacts(db: Conn, user: UserRow | null, namespace: 
  * - read_namespace: NamespacePolicy's owner or admin for a personal namespace; GroupPolicy's
  *   `has_access` (any membership, here or on an ancestor) for a group;
  * - create_projects: a personal namespace is its owner's (and admins'); a group answers as
- *   GroupPolicy does.
+ *   GroupPolicy does;
+ * - admin_namespace: a personal namespace's owner, a group's owners (directly or through an
+ *   ancestor), and admins (what an overwriting import asks).
  */
 export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, ability: NamespaceAbility): boolean {
   const ns = facts.namespace;
@@ -39,6 +41,7 @@ export function namespaceCan(user: UserRow | null, facts: NamespaceFacts, abilit
   if (!user) return false;
   if (admin(user)) return true;
   if (ns.kind === 'user') return ns.owner_id === user.id;
+  if (ability === 'admin_namespace') return user.state !== 'blocked' && facts.level >= OWNER;
   return facts.level > NO_ACCESS;
 }
 

@@ -23,6 +23,7 @@ import { checkVersion, ImportError, readTree, unpackArchive } from './import_arc
 import { restoreTree } from './import_tree.js';
 import { createProject, type NewProject } from './projects.js';
 import { withProjectLock } from './repository_guard.js';
+import { overwriteProject, overwritingPath } from './project_overwrite.js';
 
 export const PROJECT_IMPORT_JOB = 'project_import';
 
@@ -31,6 +32,15 @@ export interface ImportRequest {
   namespace?: string;
   file: string;
   overrides?: Partial<NewProject>;
+  /** Replace the project that has this path once the import finished (project_overwrite.ts). */
+  overwrite?: boolean;
+}
+
+export interface ImportPayload {
+  projectId: number;
+  userId: number;
+  /** The path of the project an overwriting import replaces. */
+  originalPath?: string;
 }
 
 function importsDir(deps: Deps): string {
@@ -50,15 +60,15 @@ function firstMessage(err: Invalid): string {
 
 /** Makes the project and queues its import; the project as answered (import_status scheduled). */
 export async function scheduleImport(deps: Deps, user: UserRow, req: ImportRequest): Promise<ProjectWithNamespace> {
-  let namespaceId: number | undefined;
-  if (req.namespace !== undefined) {
-    const ns = await findNamespaceByIdOrPath(deps.db, req.namespace);
-    if (!ns) throw new NotFound('Namespace');
-    namespaceId = ns.id;
-  }
+  const namespace = req.namespace === undefined ? undefined : await findNamespaceByIdOrPath(deps.db, req.namespace);
+  if (req.namespace !== undefined && !namespace) throw new NotFound('Namespace');
+  const namespaceId = namespace?.id;
+  const namespacePath = namespace ? namespace.full_path : user.username;
+  const overwriting = !!req.overwrite && !!(await findProjectByIdOrPath(deps.db, `${namespacePath}/${req.path}`));
+  const path = overwriting ? overwritingPath(req.path) : req.path;
   let project: ProjectWithNamespace;
   try {
-    project = await createProject(deps, user, { ...req.overrides, name: req.path, path: req.path, namespace_id: namespaceId });
+    project = await createProject(deps, user, { ...req.overrides, name: path, path, namespace_id: namespaceId });
   } catch (err) {
     if (err instanceof Invalid) throw new Rejected(firstMessage(err));
     throw err;
@@ -78,7 +88,8 @@ export async function scheduleImport(deps: Deps, user: UserRow, req: ImportReque
     await fs.promises.rename(tmp, target);
     await deps.db.transaction(async (tx) => {
       await tx('projects').where({ id: project.id }).update({ import_status: 'scheduled', import_error: null });
-      await enqueueJob(tx, PROJECT_IMPORT_JOB, { projectId: project.id, userId: user.id }, { queue: 'repository_import', maxAttempts: 1 });
+      const payload: ImportPayload = { projectId: project.id, userId: user.id, ...(overwriting ? { originalPath: req.path } : {}) };
+      await enqueueJob(tx, PROJECT_IMPORT_JOB, payload, { queue: 'repository_import', maxAttempts: 1 });
     });
   } catch (err) {
     await fs.promises.rm(target, { force: true });
@@ -122,7 +133,7 @@ async function repositoryFrom(deps: Deps, dir: string, work: string, signal?: Ab
 }
 
 /** The job: import the stored archive into the project, all or nothing. */
-export async function performImport(deps: Deps, payload: { projectId: number; userId: number }, progress: (m: string) => Promise<void>, signal?: AbortSignal): Promise<unknown> {
+export async function performImport(deps: Deps, payload: ImportPayload, progress: (m: string) => Promise<void>, signal?: AbortSignal): Promise<unknown> {
   const project = await findProjectByIdOrPath(deps.db, String(payload.projectId));
   const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
   const archive = archiveOf(deps, payload.projectId);
@@ -178,6 +189,10 @@ export async function performImport(deps: Deps, payload: { projectId: number; us
       }
     });
     newRepo = null;
+    if (payload.originalPath) {
+      await progress('replacing the project it overwrites');
+      await overwriteProject(deps, user, (await findProjectByIdOrPath(deps.db, String(project.id)))!, payload.originalPath);
+    }
     return counts;
   } catch (err) {
     const message = err instanceof ImportError ? err.message : `The import failed: ${(err as Error).message.slice(0, 500)}`;

@@ -178,6 +178,71 @@ describe('project import', function () {
     });
   });
 
+  describe("overwrite=true (GitLab 10.8: import under path-<hex>, then take the old project's place)", () => {
+    it("replaces the project at the path once the import finished: its stars, members and forks move over, its name and path are taken, it is gone", async () => {
+      const target = await s.post('/projects', { token: owner.token, json: { name: 'Replaced Name', path: 'replaced' } });
+      expect(target.status).to.equal(201);
+      const watcher = await s.createUser('im-watcher');
+      expect((await s.post(`/projects/${target.body.id}/members`, { token: owner.token, json: { user_id: watcher.user.id, access_level: 20 } })).status).to.equal(201);
+      expect((await s.post(`/projects/${target.body.id}/star`, { token: watcher.token })).status).to.equal(201);
+      const fork = await s.post(`/projects/${target.body.id}/fork`, { token: watcher.token });
+      expect(fork.status).to.equal(201);
+
+      const r = await importArchive(s, owner.token, exported, { path: 'replaced', overwrite: 'true' });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      expect(r.body.path).to.match(/^replaced-[0-9a-f]{32}$/);
+      expect(r.body.import_status).to.equal('scheduled');
+      // Until the import finished, the old project is where it was.
+      expect((await s.get(`/projects/${target.body.id}`, { token: owner.token })).status).to.equal(200);
+      await s.drainJobs();
+      const st = (await s.get(`/projects/${r.body.id}/import`, { token: owner.token })).body;
+      expect(st.import_status, JSON.stringify(st)).to.equal('finished');
+
+      const now = (await s.get(`/projects/${encodeURIComponent('im-owner/replaced')}`, { token: owner.token })).body;
+      expect(now.id).to.equal(r.body.id);
+      expect(now.name).to.equal('Replaced Name');
+      expect(now.path).to.equal('replaced');
+      expect(now.star_count).to.equal(1);
+      expect((await s.get(`/projects/${target.body.id}`, { token: owner.token })).status).to.equal(404);
+      expect((await list(`/projects/${now.id}/issues`)).length).to.equal((await list(`/projects/${source.id}/issues`)).length);
+      expect((await list(`/projects/${now.id}/members`)).map((m: any) => m.username)).to.include('im-watcher');
+      expect((await s.get(`/projects/${fork.body.id}`, { token: watcher.token })).body.forked_from_project.id).to.equal(now.id);
+      expect(refsOf(s.deps.repos.pathFor('im-owner/replaced'))).to.equal(refsOf(source.gitdir));
+      expect(fs.existsSync(s.deps.repos.pathFor(r.body.path_with_namespace))).to.equal(false);
+    });
+
+    it('imports under the path itself when no project has it, and leaves the old project alone when the import fails', async () => {
+      const fresh = await importAndWait(s, owner.token, exported, { path: 'fresh-path', overwrite: 'true' });
+      expect(fresh.import_status).to.equal('finished');
+      expect((await s.get(`/projects/${encodeURIComponent('im-owner/fresh-path')}`, { token: owner.token })).status).to.equal(200);
+
+      const kept = await s.post('/projects', { token: owner.token, json: { path: 'kept' } });
+      const broken = tarGz([{ name: 'VERSION', body: '0.1.0' }]);
+      const r = await importArchive(s, owner.token, broken, { path: 'kept', overwrite: 'true' });
+      expect(r.status).to.equal(201);
+      await s.drainJobs();
+      const st = (await s.get(`/projects/${r.body.id}/import`, { token: owner.token })).body;
+      expect(st.import_status).to.equal('failed');
+      const still = (await s.get(`/projects/${encodeURIComponent('im-owner/kept')}`, { token: owner.token })).body;
+      expect(still.id).to.equal(kept.body.id);
+    });
+
+    it("does not replace a group's project for a member who does not own the group", async () => {
+      const group = await s.post('/groups', { token: owner.token, json: { name: 'im-group', path: 'im-group' } });
+      expect(group.status).to.equal(201);
+      expect((await s.post(`/groups/${group.body.id}/members`, { token: owner.token, json: { user_id: dev.user.id, access_level: 40 } })).status).to.equal(201);
+      const theirs = await s.post('/projects', { token: owner.token, json: { path: 'guarded', namespace_id: group.body.id } });
+      expect(theirs.status).to.equal(201);
+      const r = await importArchive(s, dev.token, exported, { path: 'guarded', namespace: 'im-group', overwrite: 'true' });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      await s.drainJobs();
+      const st = (await s.get(`/projects/${r.body.id}/import`, { token: dev.token })).body;
+      expect(st.import_status).to.equal('failed');
+      expect(st.import_error).to.include('may not overwrite');
+      expect((await s.get(`/projects/${encodeURIComponent('im-group/guarded')}`, { token: owner.token })).body.id).to.equal(theirs.body.id);
+    });
+  });
+
   it('refuses an existing path without overwrite, a missing file, an unknown namespace, and is 403 without the import source', async () => {
     const taken = await importArchive(s, owner.token, exported, { path: 'source' });
     expect(taken.status).to.equal(400);
