@@ -4,11 +4,14 @@
 // authors become the importer. As in GitLab, a note keeps its author's name unless the
 // importer is an admin and the author was mapped, in the words "*By <name> on <time> (imported from GitLab project)*". iids, states, timestamps,
 // confidentiality, labels, milestones, assignees and label links are kept, and the iid
-// counters continue after the largest imported iid.
+// counters continue after the largest imported iid. Project snippets come back with their
+// notes, and award emoji (on issues, merge requests, notes and snippets) with their awarder
+// mapped the same way; a name that is not an emoji of GitLab's list is left out.
 import type { Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { MASTER } from '../store/levels.js';
 import type { Tree } from './import_archive.js';
+import { EMOJI_NAMES } from './emoji_names.js';
 
 type Row = Record<string, any>;
 
@@ -63,13 +66,18 @@ export interface RestoreCounts {
   issues: number;
   merge_requests: number;
   notes: number;
+  snippets: number;
+  award_emoji: number;
 }
+
+type Noteable = 'Issue' | 'MergeRequest' | 'Snippet';
+const VISIBILITY_LEVELS = new Set([0, 10, 20]);
 
 export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, tree: Tree, at: string, progress?: (m: string) => void): Promise<RestoreCounts> {
   const members = await mapMembers(tx, projectId, importer, list(tree.project_members), at);
   const mapAuthor = (id: unknown) => (int(id) !== null && members.has(id as number) ? (members.get(id as number) as number) : importer.id);
   const hasAuthor = (id: unknown) => importer.admin && int(id) !== null && members.has(id as number);
-  const counts: RestoreCounts = { labels: 0, milestones: 0, issues: 0, merge_requests: 0, notes: 0 };
+  const counts: RestoreCounts = { labels: 0, milestones: 0, issues: 0, merge_requests: 0, notes: 0, snippets: 0, award_emoji: 0 };
 
   // Labels by title (a label_link carries its label; the same title is one label).
   const labelIds = new Map<string, number>();
@@ -102,7 +110,21 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
   };
   for (const m of list(tree.milestones)) await milestoneFor(m);
 
-  const addNotes = async (notes: Row[], type: 'Issue' | 'MergeRequest', targetId: number): Promise<number> => {
+  const addAwards = async (awards: Row[], type: Noteable | 'Note', targetId: number) => {
+    for (const a of awards) {
+      const name = str(a.name, 255);
+      if (!name || !EMOJI_NAMES.has(name)) continue;
+      const at2 = stamp(a.created_at, at);
+      const added = await tx('award_emoji')
+        .insert({ awardable_type: type, awardable_id: targetId, user_id: mapAuthor(a.user_id), name, created_at: at2, updated_at: stamp(a.updated_at, at2) })
+        .onConflict(['awardable_type', 'awardable_id', 'name', 'user_id'])
+        .ignore()
+        .returning('id');
+      counts.award_emoji += added.length;
+    }
+  };
+
+  const addNotes = async (notes: Row[], type: Noteable, targetId: number): Promise<number> => {
     let userNotes = 0;
     for (const n of notes) {
       let body = str(n.note) ?? '';
@@ -113,13 +135,14 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
         body += `\n\n *By ${name} on ${when} (imported from GitLab project)*`;
       }
       const system = bool(n.system);
-      await tx('notes').insert({ project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) });
+      const noteId = await insertId(tx, 'notes', { project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) });
+      await addAwards(list(n.award_emoji), 'Note', noteId);
       counts.notes += 1;
       if (!system) userNotes += 1;
     }
     return userNotes;
   };
-  const addLabelLinks = async (links: Row[], type: 'Issue' | 'MergeRequest', targetId: number) => {
+  const addLabelLinks = async (links: Row[], type: Exclude<Noteable, 'Snippet'>, targetId: number) => {
     const seen = new Set<number>();
     for (const link of links) {
       const id = link.label && typeof link.label === 'object' ? await labelFor(link.label) : null;
@@ -145,6 +168,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     });
     const userNotes = await addNotes(list(i.notes), 'Issue', id);
     if (userNotes) await tx('issues').where({ id }).update({ user_notes_count: userNotes });
+    await addAwards(list(i.award_emoji), 'Issue', id);
     await addLabelLinks(list(i.label_links), 'Issue', id);
     const assignees = new Set<number>();
     for (const a of list(i.issue_assignees)) if (members.has(a.user_id)) assignees.add(members.get(a.user_id) as number);
@@ -176,8 +200,23 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     });
     const userNotes = await addNotes(list(m.notes), 'MergeRequest', id);
     if (userNotes) await tx('merge_requests').where({ id }).update({ user_notes_count: userNotes });
+    await addAwards(list(m.award_emoji), 'MergeRequest', id);
     await addLabelLinks(list(m.label_links), 'MergeRequest', id);
     counts.merge_requests += 1;
+  }
+
+  for (const sn of list(tree.snippets)) {
+    const title = str(sn.title, 255);
+    const content = str(sn.content);
+    if (!title || content === null) continue;
+    const level = int(sn.visibility_level);
+    const id = await insertId(tx, 'snippets', {
+      type: 'ProjectSnippet', project_id: projectId, author_id: mapAuthor(sn.author_id), title, file_name: str(sn.file_name, 255), description: str(sn.description), content,
+      visibility_level: level !== null && VISIBILITY_LEVELS.has(level) ? level : 0, created_at: stamp(sn.created_at, at), updated_at: stamp(sn.updated_at, at),
+    });
+    await addNotes(list(sn.notes), 'Snippet', id);
+    await addAwards(list(sn.award_emoji), 'Snippet', id);
+    counts.snippets += 1;
   }
 
   for (const b of list(tree.protected_branches)) {

@@ -76,6 +76,19 @@ describe('project import', function () {
     expect(copy.description).to.equal('the original description');
     expect(refsOf(s.deps.repos.pathFor('im-owner/copy'))).to.equal(refsOf(source.gitdir));
     execFileSync('git', ['--git-dir', s.deps.repos.pathFor('im-owner/copy'), 'fsck', '--no-dangling'], { stdio: 'pipe' });
+    // Snippets with their notes, and award emoji on issues, merge requests, notes and snippets.
+    const snippetKeys = ['title', 'file_name', 'description', 'visibility'];
+    const [copied] = await list(`/projects/${copy.id}/snippets`);
+    const [original] = await list(`/projects/${source.id}/snippets`);
+    expect(pick([copied], snippetKeys)).to.deep.equal(pick([original], snippetKeys));
+    expect((await s.get(`/projects/${copy.id}/snippets/${copied.id}/raw`, { token: owner.token })).text).to.equal('echo hello\n');
+    expect((await list(`/projects/${copy.id}/snippets/${copied.id}/notes`)).map((n: any) => n.body.split('\n')[0])).to.deep.equal(['nice snippet']);
+    const names = async (p: string) => (await list(p)).map((a: any) => `${a.name}:${a.user.username}`);
+    expect(await names(`/projects/${copy.id}/issues/1/award_emoji`)).to.deep.equal(['rocket:im-owner']);
+    expect(await names(`/projects/${copy.id}/merge_requests/1/award_emoji`)).to.deep.equal(['tada:im-owner']);
+    expect(await names(`/projects/${copy.id}/snippets/${copied.id}/award_emoji`)).to.deep.equal(['heart:im-owner']);
+    const [copiedNote] = (await list(`/projects/${copy.id}/issues/1/notes`)).filter((n: any) => !n.system);
+    expect(await names(`/projects/${copy.id}/issues/1/notes/${copiedNote.id}/award_emoji`)).to.deep.equal(['smile:im-owner']);
     // New iids continue after the imported ones.
     const next = await s.post(`/projects/${copy.id}/issues`, { token: owner.token, json: { title: 'after import' } });
     expect(next.body.iid).to.equal(3);
