@@ -20,6 +20,7 @@ import type { ProjectWithNamespace } from '../store/rows.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { createBundle, hasRefs } from '../git/bundle.js';
 import { projectTree } from './export_tree.js';
+import { fillMergeRequestDiffs } from './export_mr_diffs.js';
 import { settingsOf } from './application_settings.js';
 import { assertAllowedUrl, BlockedAddress, guardedLookup } from './outbound_url.js';
 
@@ -94,7 +95,9 @@ export async function writeArchive(deps: Deps, project: ProjectWithNamespace, de
   try {
     const tree = path.join(work, 'tree');
     await fs.promises.writeFile(path.join(tree, 'VERSION'), EXPORT_VERSION);
-    await fs.promises.writeFile(path.join(tree, 'project.json'), JSON.stringify(await projectTree(deps.db, project, description)));
+    const json = await projectTree(deps.db, project, description);
+    await fillMergeRequestDiffs(deps, project, json);
+    await fs.promises.writeFile(path.join(tree, 'project.json'), JSON.stringify(json));
     const gitdir = deps.repos.pathFor(fullPathOf(project));
     if (deps.repos.exists(fullPathOf(project)) && (await hasRefs(gitdir))) await createBundle(gitdir, path.join(tree, 'project.bundle'), signal);
     await fs.promises.mkdir(dir, { recursive: true });

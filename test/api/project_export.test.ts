@@ -77,6 +77,15 @@ describe('project export', function () {
     expect(tree.merge_requests.map((m: any) => [m.iid, m.source_branch, m.target_branch, m.state])).to.deep.equal([[1, 'feature', 'master', 'opened']]);
     expect(tree.merge_requests[0].notes.map((n: any) => n.note)).to.include('looks good');
     expect(tree.merge_requests[0].label_links.map((l: any) => l.label.title)).to.deep.equal(['feature']);
+    // The merge request's diff as GitLab stored it: its commits (as git log lists them) and files.
+    const diff = tree.merge_requests[0].merge_request_diff;
+    const logged = execFileSync('git', ['--git-dir', p.gitdir, 'log', '--format=%H', 'master..feature']).toString().trim().split('\n');
+    expect(diff.merge_request_diff_commits.map((c: any) => c.sha)).to.deep.equal(logged);
+    expect(diff.merge_request_diff_commits[0]).to.include({ message: 'feature work\n', relative_order: 0 });
+    expect(diff.merge_request_diff_files.map((f: any) => [f.new_path, f.new_file, f.deleted_file])).to.deep.equal([['src/b.txt', true, false]]);
+    expect(diff.merge_request_diff_files[0].utf8_diff).to.include('+b');
+    expect(tree.snippets.map((sn: any) => [sn.title, sn.file_name, sn.award_emoji.map((a: any) => a.name), sn.notes.map((n: any) => n.note)])).to.deep.equal([['a snippet', 'hello.sh', ['heart'], ['nice snippet']]]);
+    expect(tree.issues[0].award_emoji.map((a: any) => [a.name, a.awardable_type])).to.deep.equal([['rocket', 'Issue']]);
     expect(tree.project_members.map((m: any) => [m.user.username, m.user.email, m.access_level])).to.deep.include.members([['ex-dev', 'ex-dev@example.com', 30]]);
     expect(tree.protected_branches.map((b: any) => [b.name, b.push_access_levels[0].access_level, b.merge_access_levels[0].access_level])).to.deep.include(['release-*', 30, 40]);
     expect(tree.project_feature).to.include({ issues_access_level: 20, merge_requests_access_level: 20 });
