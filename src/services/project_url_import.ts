@@ -3,7 +3,8 @@
 // `import_status` scheduled; a repository_import job follows the URL's HTTP redirects itself
 // (each hop's resolved address checked by import_url_guard.ts, git told not to follow any),
 // then clones with the real `git clone --mirror` pinned to the checked address
-// (http.curloptResolve), so a name that resolves elsewhere the second time is not followed;
+// (http.curloptResolve; a git:// URL is cloned from the checked address itself), so a name
+// that resolves elsewhere the second time is not followed;
 // the clone replaces the empty repository under the project's lock. Credentials stay in the
 // job's payload; the stored import_url and every message carry the URL without them.
 import crypto from 'node:crypto';
@@ -28,12 +29,21 @@ export async function scheduleUrlImport(tx: Conn, projectId: number, url: string
   await enqueueJob(tx, URL_IMPORT_JOB, { projectId, url }, { queue: 'repository_import', maxAttempts: 1 });
 }
 
+/** A git:// URL with its host replaced by the address checked for it (IPv6 in brackets). */
+function pinnedGitUrl(url: URL, address: string): string {
+  const pinned = new URL(url.toString());
+  pinned.hostname = address.includes(':') ? `[${address}]` : address;
+  return pinned.toString();
+}
+
 /** Follows redirects of a smart-HTTP URL, checking each hop; the final repository URL and its pinned address. */
 async function checkedTarget(url: string, allowLocal: boolean): Promise<{ url: string; pin: string | null }> {
   let current = new URL(url);
   for (let hop = 0; ; hop++) {
     const addresses = await resolveAllowed(current.hostname, allowLocal);
-    if (current.protocol === 'git:') return { url: current.toString(), pin: null };
+    // git:// has no redirects; git connects to the address checked here, not to the name
+    // resolved again (which could answer differently the second time).
+    if (current.protocol === 'git:') return { url: pinnedGitUrl(current, addresses[0]), pin: null };
     const port = current.port || (current.protocol === 'https:' ? '443' : '80');
     const pin = `${current.hostname}:${port}:${addresses[0]}`;
     if (hop >= MAX_REDIRECTS) throw new Error('Import url is blocked: too many redirects');

@@ -3,10 +3,11 @@
 // is on, also behind an HTTP redirect that Wharf follows itself; refused with it off (the
 // resolved address is loopback); the answer is import_status scheduled, then finished or failed.
 import http from 'node:http';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { gitOk, repoUrl, workRepo, commit } from '../transport/git_client.js';
+import { gitOk, repoUrl, workRepo, commit, tempDir } from '../transport/git_client.js';
+import { freePort } from '../helpers/free_port.js';
 import { isLocalAddress } from '../../src/services/import_url_guard.js';
 
 const refsOf = (gitdir: string) => execFileSync('git', ['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname) %(refname)']).toString().trim();
@@ -91,6 +92,35 @@ describe('import_url', function () {
       expect(r.status.import_error).to.match(/^Error importing repository: fatal: /);
       expect(refsOf(s.deps.repos.pathFor('iu-owner/missing'))).to.equal('');
     } finally {
+      await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: false } });
+    }
+  });
+
+  it('clones over git:// from a git daemon, connecting to the address it checked; refused with the setting off', async () => {
+    const base = tempDir('wharf-daemon-');
+    execFileSync('git', ['clone', '-q', '--bare', s.deps.repos.pathFor(sourcePath), `${base}/up.git`]);
+    const port = await freePort();
+    const daemon = spawn('git', ['daemon', '--reuseaddr', '--export-all', `--base-path=${base}`, '--listen=127.0.0.1', `--port=${port}`, base], { stdio: 'ignore' });
+    try {
+      for (let i = 0; i < 100; i++) {
+        try {
+          execFileSync('git', ['ls-remote', `git://127.0.0.1:${port}/up.git`], { stdio: 'pipe' });
+          break;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      // "localhost" is resolved and checked once; git is then given 127.0.0.1 itself.
+      const refused = await create('daemon-refused', `git://localhost:${port}/up.git`);
+      expect(refused.status).to.deep.include({ import_status: 'failed', import_error: 'Import url is blocked: Requests to the local network are not allowed' });
+      expect((await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: true } })).status).to.equal(200);
+      const cloned = await create('daemon-cloned', `git://localhost:${port}/up.git`);
+      expect(cloned.status.import_status, JSON.stringify(cloned.status)).to.equal('finished');
+      // What is kept is the URL as given, not the address git was pointed at.
+      expect((await s.db('projects').where({ id: cloned.id }).first()).import_url).to.equal(`git://localhost:${port}/up.git`);
+      expect(refsOf(s.deps.repos.pathFor('iu-owner/daemon-cloned'))).to.equal(refsOf(s.deps.repos.pathFor(sourcePath)));
+    } finally {
+      daemon.kill();
       await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: false } });
     }
   });
