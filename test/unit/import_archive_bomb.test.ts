@@ -1,0 +1,44 @@
+// A decompression bomb by size: a small tar.gz whose files unpack past the bound is refused
+// with a clear message as soon as an entry's header takes the total over it, before that entry
+// is written, so what lands on disk stays under the bound. (The bound is a parameter: the
+// server's own is 4 GiB, the very same check.)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { tarGz } from '../helpers/archives.js';
+import { unpackArchive } from '../../src/services/import_archive.js';
+
+function sizeOf(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
+  }
+  return total;
+}
+
+describe('import archive: a decompression bomb by size', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bomb-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('stops at the byte bound before writing the entry that passes it', async () => {
+    const zeros = Buffer.alloc(3 * 1024 * 1024);
+    const archive = tarGz([{ name: 'VERSION', body: '0.2.3' }, { name: 'a.bin', body: zeros }, { name: 'b.bin', body: zeros }]);
+    expect(archive.length).to.be.below(64 * 1024); // 6 MB of content in a few KB
+    const file = path.join(dir, 'bomb.tar.gz');
+    fs.writeFileSync(file, archive);
+    const into = path.join(dir, 'out');
+    let message = '';
+    try {
+      await unpackArchive(file, into, { entries: 100, bytes: 4 * 1024 * 1024 });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).to.equal('The archive unpacks to more than 4194304 bytes');
+    expect(fs.existsSync(path.join(into, 'b.bin'))).to.equal(false);
+    expect(sizeOf(into)).to.be.at.most(4 * 1024 * 1024);
+  });
+});
