@@ -191,6 +191,24 @@ describe('project import', function () {
     });
   });
 
+  it('shows started while the import runs, then finished (the stored archive made a pipe the test feeds)', async () => {
+    const r = await importArchive(s, owner.token, exported, { path: 'watched' });
+    expect(r.status).to.equal(201);
+    const stored = path.join(s.deps.repos.root, '@wharf', 'imports', `${r.body.id}.tar.gz`);
+    fs.rmSync(stored);
+    execFileSync('mkfifo', [stored]);
+    const draining = s.drainJobs();
+    const status = async () => (await s.get(`/projects/${r.body.id}/import`, { token: owner.token })).body.import_status;
+    let seen = await status();
+    while (seen === 'scheduled') seen = await status();
+    // The job is now reading the archive, which it cannot finish before the test writes it.
+    expect(seen).to.equal('started');
+    expect((await s.get(`/projects/${r.body.id}`, { token: owner.token })).body.import_status).to.equal('started');
+    fs.writeFileSync(stored, exported);
+    await draining;
+    expect(await status()).to.equal('finished');
+  });
+
   describe("overwrite=true (GitLab 10.8: import under path-<hex>, then take the old project's place)", () => {
     it("replaces the project at the path once the import finished: its stars, members and forks move over, its name and path are taken, it is gone", async () => {
       const target = await s.post('/projects', { token: owner.token, json: { name: 'Replaced Name', path: 'replaced' } });
