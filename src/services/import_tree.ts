@@ -135,8 +135,11 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
         body += `\n\n *By ${name} on ${when} (imported from GitLab project)*`;
       }
       const system = bool(n.system);
-      const noteId = await insertId(tx, 'notes', { project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) });
-      await addAwards(list(n.award_emoji), 'Note', noteId);
+      const note = { project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) };
+      const awards = list(n.award_emoji);
+      // The new id is asked for only when awards hang off the note (most notes have none).
+      if (awards.length) await addAwards(awards, 'Note', await insertId(tx, 'notes', note));
+      else await tx('notes').insert(note);
       counts.notes += 1;
       if (!system) userNotes += 1;
     }
