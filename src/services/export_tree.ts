@@ -4,7 +4,7 @@
 // name, label_links with the label, issue_assignees, timelogs), snippets, releases,
 // project_members (with the user's id, email and username, which the importer maps authors
 // by), merge_requests (notes, label_links, merge_request_diff), protected_branches with
-// their access levels, project_feature. Relations Wharf does not have (pipelines, hooks,
+// their access levels, project_feature, pipelines (export_pipelines.ts). Relations Wharf does not have (hooks,
 // services, …) are written empty, as GitLab wrote them for a project without any. One query
 // per relation, grouped in memory.
 //
@@ -15,6 +15,7 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
+import { pipelinesTree } from './export_pipelines.js';
 
 type Row = Record<string, any>;
 
@@ -122,7 +123,7 @@ export async function projectTree(db: Conn, project: ProjectWithNamespace, descr
       label_links: linksFor(m.id, 'MergeRequest'),
       ...milestoneFor(m.milestone_id),
     })),
-    pipelines: [],
+    pipelines: await pipelinesTree(db, pid),
     triggers: [],
     pipeline_schedules: [],
     services: [],

@@ -6,12 +6,14 @@
 // confidentiality, labels, milestones, assignees and label links are kept, and the iid
 // counters continue after the largest imported iid. Project snippets come back with their
 // notes, and award emoji (on issues, merge requests, notes and snippets) with their awarder
-// mapped the same way; a name that is not an emoji of GitLab's list is left out.
+// mapped the same way; a name that is not an emoji of GitLab's list is left out. Pipelines
+// and their jobs: import_pipelines.ts.
 import type { Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { MASTER } from '../store/levels.js';
 import type { Tree } from './import_archive.js';
 import { EMOJI_NAMES } from './emoji_names.js';
+import { restorePipelines } from './import_pipelines.js';
 
 type Row = Record<string, any>;
 
@@ -68,6 +70,7 @@ export interface RestoreCounts {
   notes: number;
   snippets: number;
   award_emoji: number;
+  pipelines: number;
 }
 
 type Noteable = 'Issue' | 'MergeRequest' | 'Snippet';
@@ -77,7 +80,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
   const members = await mapMembers(tx, projectId, importer, list(tree.project_members), at);
   const mapAuthor = (id: unknown) => (int(id) !== null && members.has(id as number) ? (members.get(id as number) as number) : importer.id);
   const hasAuthor = (id: unknown) => importer.admin && int(id) !== null && members.has(id as number);
-  const counts: RestoreCounts = { labels: 0, milestones: 0, issues: 0, merge_requests: 0, notes: 0, snippets: 0, award_emoji: 0 };
+  const counts: RestoreCounts = { labels: 0, milestones: 0, issues: 0, merge_requests: 0, notes: 0, snippets: 0, award_emoji: 0, pipelines: 0 };
 
   // Labels by title (a label_link carries its label; the same title is one label).
   const labelIds = new Map<string, number>();
@@ -221,6 +224,8 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     await addAwards(list(sn.award_emoji), 'Snippet', id);
     counts.snippets += 1;
   }
+
+  counts.pipelines = await restorePipelines(tx, projectId, tree.pipelines, mapAuthor, at);
 
   for (const b of list(tree.protected_branches)) {
     const name = str(b.name, 255);

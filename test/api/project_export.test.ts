@@ -86,6 +86,13 @@ describe('project export', function () {
     expect(diff.merge_request_diff_files[0].utf8_diff).to.include('+b');
     expect(tree.snippets.map((sn: any) => [sn.title, sn.file_name, sn.award_emoji.map((a: any) => a.name), sn.notes.map((n: any) => n.note)])).to.deep.equal([['a snippet', 'hello.sh', ['heart'], ['nice snippet']]]);
     expect(tree.issues[0].award_emoji.map((a: any) => [a.name, a.awardable_type])).to.deep.equal([['rocket', 'Issue']]);
+    // Pipelines nested as 10.8 nests them: stages in order (status as Ci::Stage's enum: 1 pending), their jobs under them.
+    const pipeline = tree.pipelines.find((pl: any) => pl.ref === 'master');
+    expect(pipeline).to.include({ ref: 'master', status: 'pending' });
+    expect(pipeline.stages.map((st: any) => [st.name, st.status, st.statuses.map((j: any) => [j.name, j.type, j.trace])])).to.deep.equal([
+      ['build', 1, [['build', 'Ci::Build', null]]],
+      ['test', 0, [['test', 'Ci::Build', null]]],
+    ]);
     expect(tree.project_members.map((m: any) => [m.user.username, m.user.email, m.access_level])).to.deep.include.members([['ex-dev', 'ex-dev@example.com', 30]]);
     expect(tree.protected_branches.map((b: any) => [b.name, b.push_access_levels[0].access_level, b.merge_access_levels[0].access_level])).to.deep.include(['release-*', 30, 40]);
     expect(tree.project_feature).to.include({ issues_access_level: 20, merge_requests_access_level: 20 });

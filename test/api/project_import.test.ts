@@ -89,6 +89,15 @@ describe('project import', function () {
     expect(await names(`/projects/${copy.id}/snippets/${copied.id}/award_emoji`)).to.deep.equal(['heart:im-owner']);
     const [copiedNote] = (await list(`/projects/${copy.id}/issues/1/notes`)).filter((n: any) => !n.system);
     expect(await names(`/projects/${copy.id}/issues/1/notes/${copiedNote.id}/award_emoji`)).to.deep.equal(['smile:im-owner']);
+    // Pipelines with their jobs: what was waiting comes back canceled (nothing runs it here).
+    const pipelinesOf = async (id: number) => (await list(`/projects/${id}/pipelines`)).map((p: any) => [p.ref, p.sha]);
+    const originals = await pipelinesOf(source.id);
+    expect(originals.length).to.be.greaterThan(0);
+    expect(await pipelinesOf(copy.id)).to.deep.equal(originals);
+    const [copiedPipeline] = await list(`/projects/${copy.id}/pipelines`);
+    expect(copiedPipeline.status).to.equal('canceled');
+    const jobs = await list(`/projects/${copy.id}/pipelines/${copiedPipeline.id}/jobs`);
+    expect(jobs.map((j: any) => [j.name, j.stage, j.status]).sort()).to.deep.equal([['build', 'build', 'canceled'], ['test', 'test', 'canceled']]);
     // New iids continue after the imported ones.
     const next = await s.post(`/projects/${copy.id}/issues`, { token: owner.token, json: { title: 'after import' } });
     expect(next.body.iid).to.equal(3);

@@ -1,7 +1,8 @@
 // A project with something of everything an export carries (repository history on two
 // branches, labels, milestones, issues with notes, assignees and labels, a closed issue,
 // a merge request with a note, award emoji on an issue, a merge request, a note and a
-// snippet, a project snippet with a note, a member, a protected branch), made through the API and a
+// snippet, a project snippet with a note, a member, a protected branch, the pipelines its
+// pushes make (jobs waiting: no runner)), made through the API and a
 // real `git push`, for the export and import tests.
 import { expect } from 'chai';
 import type { TestServer } from './server.js';
@@ -20,7 +21,8 @@ async function ok(r: { status: number; text: string; body: any }, status = 201):
 
 export async function makeRichProject(s: TestServer, token: string, name: string, member: { user: { id: number } }): Promise<RichProject> {
   const p = await ok(await s.post('/projects', { token, json: { name, description: 'the original description' } }));
-  const dir = await workRepo([{ 'README.md': '# rich\n' }, { 'src/a.txt': 'a\n' }]);
+  const ci = 'build:\n  stage: build\n  script: [make]\ntest:\n  stage: test\n  script: [make test]\n';
+  const dir = await workRepo([{ 'README.md': '# rich\n', '.gitlab-ci.yml': ci }, { 'src/a.txt': 'a\n' }]);
   await gitOk(['push', '-q', repoUrl(s, p.path_with_namespace, token), 'master'], { cwd: dir });
   await gitOk(['checkout', '-q', '-b', 'feature'], { cwd: dir });
   await commit(dir, { 'src/b.txt': 'b\n' }, 'feature work');
@@ -47,5 +49,6 @@ export async function makeRichProject(s: TestServer, token: string, name: string
   await ok(await s.post(`${base}/snippets/${snippet.id}/notes`, { token, json: { body: 'nice snippet' } }));
   await ok(await s.post(`${base}/snippets/${snippet.id}/award_emoji`, { token, json: { name: 'heart' } }));
   await ok(await s.post(`${base}/protected_branches`, { token, json: { name: 'release-*', push_access_level: 30 } }));
+  await s.drainJobs(); // the pushes' pipelines
   return { id: p.id, path: p.path_with_namespace, gitdir: s.deps.repos.pathFor(p.path_with_namespace) };
 }
