@@ -21,6 +21,7 @@ import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { createBundle, hasRefs } from '../git/bundle.js';
 import { projectTree } from './export_tree.js';
 import { fillMergeRequestDiffs } from './export_mr_diffs.js';
+import { saveAvatar } from './archive_avatar.js';
 import { settingsOf } from './application_settings.js';
 import { assertAllowedUrl, BlockedAddress, guardedLookup } from './outbound_url.js';
 
@@ -98,6 +99,7 @@ export async function writeArchive(deps: Deps, project: ProjectWithNamespace, de
     const json = await projectTree(deps.db, project, description);
     await fillMergeRequestDiffs(deps, project, json);
     await fs.promises.writeFile(path.join(tree, 'project.json'), JSON.stringify(json));
+    await saveAvatar(deps.db, project.id, tree);
     const gitdir = deps.repos.pathFor(fullPathOf(project));
     if (deps.repos.exists(fullPathOf(project)) && (await hasRefs(gitdir))) await createBundle(gitdir, path.join(tree, 'project.bundle'), signal);
     await fs.promises.mkdir(dir, { recursive: true });

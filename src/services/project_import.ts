@@ -24,6 +24,7 @@ import { restoreTree } from './import_tree.js';
 import { createProject, type NewProject } from './projects.js';
 import { withProjectLock } from './repository_guard.js';
 import { overwriteProject, overwritingPath } from './project_overwrite.js';
+import { restoreAvatar } from './archive_avatar.js';
 
 export const PROJECT_IMPORT_JOB = 'project_import';
 
@@ -164,6 +165,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, progress
       try {
         const result = await deps.db.transaction(async (tx) => {
           const c = await restoreTree(tx, project.id, user, tree, now(), (m) => void progress(m));
+          await restoreAvatar(tx, project.id, dir);
           const branch = head && newRepo && fs.existsSync(path.join(newRepo, 'refs')) ? head : null;
           await tx('projects').where({ id: project.id }).update({ import_status: 'finished', import_error: null, default_branch: branch, updated_at: now() });
           if (newRepo) {

@@ -20,6 +20,9 @@ import { tempDir } from '../transport/git_client.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.resolve(here, '../../../test/fixtures/import_export/test_project_export.tar.gz');
 
+/** A 1×1 PNG. */
+const AVATAR = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
 const refsOf = (gitdir: string) => execFileSync('git', ['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname) %(refname)']).toString().trim();
 
 describe('project import', function () {
@@ -36,6 +39,11 @@ describe('project import', function () {
     owner = await s.createUser('im-owner');
     dev = await s.createUser('im-dev');
     source = await makeRichProject(s, owner.token, 'source', dev);
+    const form = new FormData();
+    form.append('description', 'the original description');
+    form.append('avatar', new Blob([new Uint8Array(AVATAR)], { type: 'image/png' }), 'logo.png');
+    const avatar = await fetch(new URL(`/api/v4/projects/${source.id}`, s.url), { method: 'PUT', headers: { 'PRIVATE-TOKEN': owner.token }, body: form });
+    expect(avatar.status).to.equal(200);
     expect((await s.post(`/projects/${source.id}/export`, { token: owner.token })).status).to.equal(202);
     await s.drainJobs();
     const res = await fetch(new URL(`/api/v4/projects/${source.id}/export/download`, s.url), { headers: { 'PRIVATE-TOKEN': owner.token } });
@@ -98,6 +106,10 @@ describe('project import', function () {
     expect(copiedPipeline.status).to.equal('canceled');
     const jobs = await list(`/projects/${copy.id}/pipelines/${copiedPipeline.id}/jobs`);
     expect(jobs.map((j: any) => [j.name, j.stage, j.status]).sort()).to.deep.equal([['build', 'build', 'canceled'], ['test', 'test', 'canceled']]);
+    // The avatar, as GitLab keeps it in the archive's avatar/ folder.
+    expect(copy.avatar_url).to.equal(`${s.url}/uploads/-/system/project/avatar/${copy.id}/logo.png`);
+    const image = Buffer.from(await (await fetch(copy.avatar_url, { headers: { 'PRIVATE-TOKEN': owner.token } })).arrayBuffer());
+    expect(image.equals(AVATAR)).to.equal(true);
     // New iids continue after the imported ones.
     const next = await s.post(`/projects/${copy.id}/issues`, { token: owner.token, json: { title: 'after import' } });
     expect(next.body.iid).to.equal(3);

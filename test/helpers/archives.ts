@@ -31,9 +31,13 @@ export function tarGz(entries: Entry[]): Buffer {
   return zlib.gzipSync(Buffer.concat(blocks));
 }
 
-/** The files of an unpacked archive folder, as entries (to rebuild it with changes). */
-export function entriesOf(dir: string): Entry[] {
-  return fs.readdirSync(dir).map((name) => ({ name, body: fs.readFileSync(path.join(dir, name)) }));
+/** The files and folders of an unpacked archive folder, as entries (to rebuild it with changes). */
+export function entriesOf(dir: string, prefix = ''): Entry[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e): Entry[] =>
+    e.isDirectory()
+      ? [{ name: `${prefix}${e.name}/`, type: 'Directory' }, ...entriesOf(path.join(dir, e.name), `${prefix}${e.name}/`)]
+      : [{ name: `${prefix}${e.name}`, body: fs.readFileSync(path.join(dir, e.name)) }],
+  );
 }
 
 /** POST /projects/import as python-gitlab sends it: multipart with `file`, `path`, …. */
