@@ -10,6 +10,9 @@ import path from 'node:path';
 import type * as Tar from 'tar';
 import { EXPORT_VERSION } from './project_export.js';
 
+/** The archive versions GitLab 10.x wrote, normalized (trailing zeros dropped: 0.2.0 is 0.2). */
+const READABLE_VERSIONS: ReadonlySet<string> = new Set(['0.2', '0.2.1', '0.2.2', '0.2.3']);
+
 export const MAX_ENTRIES = 10_000;
 export const MAX_UNPACKED_BYTES = 4 * 1024 ** 3;
 export const MAX_TREE_BYTES = 200 * 1024 ** 2;
@@ -70,7 +73,11 @@ export async function unpackArchive(file: string, into: string, limits = { entri
   });
 }
 
-/** GitLab's VersionChecker: VERSION's first line must be this importer's version. */
+/**
+ * GitLab's VersionChecker, widened as issue #17 asks: VERSION's first line must be one of the
+ * 0.2.x versions GitLab 10.x wrote (0.2.0 to 0.2.3: 10.8's importer took 0.2.3 alone, which
+ * would keep a 10.4–10.7 export from moving here), with GitLab's messages otherwise.
+ */
 export async function checkVersion(dir: string): Promise<void> {
   let version: string;
   try {
@@ -92,7 +99,7 @@ export async function checkVersion(dir: string): Promise<void> {
     while (parts.length > 1 && parts[parts.length - 1] === 0) parts.pop();
     return parts.join('.');
   };
-  if (norm(parsed[1]) !== norm(EXPORT_VERSION)) throw new ImportError(`Import version mismatch: Required ${EXPORT_VERSION} but was ${version}`);
+  if (!READABLE_VERSIONS.has(norm(parsed[1]))) throw new ImportError(`Import version mismatch: Required ${EXPORT_VERSION} but was ${version}`);
 }
 
 export type Tree = Record<string, any>;

@@ -186,6 +186,14 @@ describe('project import', function () {
       await expectFailed(withEntries(many), 'The archive holds more than 10000 files');
     });
 
+    it('reads the 0.2.x versions GitLab 10.x wrote (10.4–10.7: 0.2.2), not 0.2.4', async () => {
+      for (const version of ['0.2.2', '0.2.0']) {
+        const st = await importAndWait(s, owner.token, withEntries([{ name: 'VERSION', body: version }], ['VERSION']), { path: `v${version.replace(/\./g, '-')}` });
+        expect(st.import_status, `${version}: ${JSON.stringify(st)}`).to.equal('finished');
+      }
+      await expectFailed(withEntries([{ name: 'VERSION', body: '0.2.4' }], ['VERSION']), 'Import version mismatch: Required 0.2.3 but was 0.2.4');
+    });
+
     it("answers GitLab's messages for a version mismatch and an unreadable VERSION", async () => {
       await expectFailed(withEntries([{ name: 'VERSION', body: '0.1.8' }], ['VERSION']), 'Import version mismatch: Required 0.2.3 but was 0.1.8');
       await expectFailed(withEntries([{ name: 'VERSION', body: 'not a version' }], ['VERSION']), 'Incorrect VERSION format');
