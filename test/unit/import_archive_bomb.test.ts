@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { tarGz } from '../helpers/archives.js';
-import { unpackArchive } from '../../src/services/import_archive.js';
+import { readTree, unpackArchive } from '../../src/services/import_archive.js';
 
 function sizeOf(dir: string): number {
   let total = 0;
@@ -17,7 +17,7 @@ function sizeOf(dir: string): number {
   return total;
 }
 
-describe('import archive: a decompression bomb by size', () => {
+describe('import archive: bombs by size (the archive, project.json)', () => {
   let dir: string;
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bomb-'));
@@ -40,5 +40,17 @@ describe('import archive: a decompression bomb by size', () => {
     expect(message).to.equal('The archive unpacks to more than 4194304 bytes');
     expect(fs.existsSync(path.join(into, 'b.bin'))).to.equal(false);
     expect(sizeOf(into)).to.be.at.most(4 * 1024 * 1024);
+  });
+
+  it('refuses a project.json over its bound before reading it (the server\'s bound is 200 MB)', async () => {
+    fs.writeFileSync(path.join(dir, 'project.json'), `{"description":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+    let message = '';
+    try {
+      await readTree(dir, 1024 * 1024);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).to.equal('project.json is larger than 1048576 bytes');
+    expect((await readTree(dir, 4 * 1024 * 1024)).description).to.have.length(2 * 1024 * 1024);
   });
 });
