@@ -67,3 +67,19 @@ export async function metricsPipelinesOf(db: Conn, rows: MergeRequestHead[]): Pr
   }
   return out;
 }
+
+/**
+ * The open merge requests of the project's branch `ref` whose head commit is `sha`
+ * (MergeRequests::BaseService#commit_status_merge_requests: their head pipeline is at the
+ * commit of the job); with `headOnly`, only when no newer pipeline of that branch and commit
+ * exists (#pipeline_merge_requests: the pipeline is their head pipeline).
+ */
+export async function openMergeRequestsAtCommit(db: Conn, pipeline: Pick<PipelineRow, 'id' | 'project_id' | 'ref' | 'sha'>, headOnly = false): Promise<MergeRequestRow[]> {
+  if (headOnly) {
+    const newer = await db('ci_pipelines').where({ project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha }).where('id', '>', pipeline.id).first('id');
+    if (newer) return [];
+  }
+  return db('merge_requests')
+    .where({ source_project_id: pipeline.project_id, source_branch: pipeline.ref, head_sha: pipeline.sha, state: 'opened' })
+    .orderBy('id', 'asc');
+}

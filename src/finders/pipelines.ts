@@ -57,10 +57,10 @@ export async function findBuild(db: Conn, projectId: number, id: number): Promis
 
 export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'] as const;
 
-/** A project's (or one pipeline's) jobs, newest first, optionally of some statuses. */
+/** A project's (or one pipeline's) jobs, newest first, retried ones too (as 10.8's `pipeline.builds`), optionally of some statuses. */
 export function buildsQuery(db: Conn, projectId: number, opts: { pipelineId?: number; scope?: string[] }): Knex.QueryBuilder {
   const q = db('ci_builds').where({ project_id: projectId }).orderBy('id', 'desc');
-  if (opts.pipelineId !== undefined) q.where({ pipeline_id: opts.pipelineId, retried: false });
+  if (opts.pipelineId !== undefined) q.where({ pipeline_id: opts.pipelineId });
   if (opts.scope?.length) q.whereIn('status', opts.scope);
   return q;
 }

@@ -1,61 +1,18 @@
 // The JSON a webhook receives, in GitLab 10.8's shapes (Gitlab::DataBuilder::Push,
 // Gitlab::HookData::IssuableBuilder / IssueBuilder / MergeRequestBuilder,
 // Gitlab::DataBuilder::Note, Project#hook_attrs, User#hook_attrs, Label#hook_attrs,
-// Commit#hook_attrs), built when the delivery is sent from the snapshot queued with the change
+// Commit#hook_attrs; pipelines and jobs in ci_hook_payloads.ts), built when the delivery is sent from the snapshot queued with the change
 // (hook_triggers.ts): the rows are the change's; URLs and the user's and project's attributes
 // are added here.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
-import { RepoReader } from '../git/reader.js';
 import { headPipelineOf } from '../finders/merge_request_pipelines.js';
 import { humanTime } from '../store/durations.js';
 import type { Changes, HookEvent } from './hook_triggers.js';
-
-type Json = Record<string, unknown>;
-
-const bool = (v: unknown) => v === true || v === 1;
-
-async function projectRow(deps: Deps, id: number): Promise<ProjectWithNamespace | null> {
-  const project = await deps.db('projects').where({ id }).first();
-  if (!project) return null;
-  const namespace = await deps.db('namespaces').where({ id: project.namespace_id }).first();
-  return { ...project, namespace };
-}
-
-/** Project#hook_attrs (with the backward-compatible keys). */
-export function projectHookAttrs(deps: Deps, p: ProjectWithNamespace): Json {
-  const path = fullPathOf(p);
-  const level = p.visibility_level;
-  return {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    web_url: deps.urls.web(path),
-    avatar_url: p.avatar_url ?? null,
-    git_ssh_url: deps.urls.sshRepo(path),
-    git_http_url: deps.urls.httpRepo(path),
-    namespace: p.namespace.name,
-    visibility_level: level,
-    path_with_namespace: path,
-    default_branch: p.default_branch,
-    ci_config_path: null,
-    homepage: deps.urls.web(path),
-    url: deps.urls.sshRepo(path),
-    ssh_url: deps.urls.sshRepo(path),
-    http_url: deps.urls.httpRepo(path),
-  };
-}
-
-function repositoryAttrs(project: Json): Json {
-  return { name: project.name, url: project.url, description: project.description, homepage: project.homepage };
-}
-
-function userHookAttrs(u: UserRow | undefined): Json {
-  if (!u) return { name: 'Ghost User', username: 'ghost', avatar_url: null };
-  return { name: u.name, username: u.username, avatar_url: u.avatar_url ?? null };
-}
+import { pipelineHookBody, jobHookBody } from './ci_hook_payloads.js';
+import { bool, commitHookAttrs, projectHookAttrs, projectRow, repositoryAttrs, userHookAttrs, type Json } from './hook_attrs.js';
 
 function labelHookAttrs(l: LabelRow): Json {
   return { id: l.id, title: l.title, color: l.color, project_id: l.project_id, created_at: l.created_at, updated_at: l.updated_at, template: false, description: l.description, type: 'ProjectLabel', group_id: null };
@@ -96,7 +53,7 @@ async function mergeRequestAttrs(deps: Deps, target: ProjectWithNamespace, mr: M
   const targetAttrs = projectHookAttrs(deps, target);
   // A new merge request's head is read after its transaction: take the stored one then.
   const head = mr.head_sha ?? (await deps.db('merge_requests').where({ id: mr.id }).first('head_sha'))?.head_sha ?? null;
-  const lastCommit = head ? await lastCommitAttrs(deps, source ?? target, head) : null;
+  const lastCommit = head ? await commitHookAttrs(deps, source ?? target, head) : null;
   return {
     assignee_id: mr.assignee_id,
     author_id: mr.author_id,
@@ -132,21 +89,6 @@ async function mergeRequestAttrs(deps: Deps, target: ProjectWithNamespace, mr: M
     human_total_time_spent: humanTime(mr.total_time_spent ?? 0),
     human_time_estimate: humanTime(mr.time_estimate ?? 0),
   };
-}
-
-async function lastCommitAttrs(deps: Deps, project: ProjectWithNamespace, sha: string): Promise<Json | null> {
-  try {
-    const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(project))).commit(sha);
-    return {
-      id: sha,
-      message: commit.message.replace(/\n$/, ''),
-      timestamp: new Date(commit.committer.timestamp * 1000).toISOString().replace('.000Z', 'Z'),
-      url: `${deps.urls.web(fullPathOf(project))}/commit/${sha}`,
-      author: { name: commit.author.name, email: commit.author.email },
-    };
-  } catch {
-    return null;
-  }
 }
 
 /** MergeRequest#work_in_progress?: a title starting with "[WIP]", "WIP:" or "WIP ". */
@@ -206,6 +148,8 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
   if (event.kind === 'data') return event.data;
   const project = await projectRow(deps, event.projectId);
   if (!project) return null;
+  if (event.kind === 'pipeline') return pipelineHookBody(deps, project, event);
+  if (event.kind === 'build') return jobHookBody(deps, project, event);
   const user: UserRow | undefined = await deps.db('users').where({ id: event.userId }).first();
   const projectAttrs = projectHookAttrs(deps, project);
   const web = deps.urls.web(fullPathOf(project));
@@ -290,7 +234,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
         body.issue = issueAttrs(deps, project, issue, assigneeIds);
       }
       if (mr) body.merge_request = await mergeRequestAttrs(deps, project, mr);
-      if (commitId) body.commit = await lastCommitAttrs(deps, project, commitId);
+      if (commitId) body.commit = await commitHookAttrs(deps, project, commitId);
       if (snippet) {
         body.snippet = {
           id: snippet.id, title: snippet.title, content: snippet.content, author_id: snippet.author_id, project_id: snippet.project_id,

@@ -7,13 +7,13 @@
 // into GitLab's payload when sent (hook_payloads.ts adds the URLs and the user and project
 // attributes). As in 10.8, a project event in the push, tag push or merge request scope also
 // goes to the system hooks that enabled it.
-//
-// For features still to come (pipelines, jobs, wiki pages): build the 10.8 payload and call
-//   await enqueueProjectHooks(tx, projectId, 'pipeline_hooks', { kind: 'data', data: payload });
+// Pipeline and job events are queued by src/services/ci/status_events.ts and shaped by
+// ci_hook_payloads.ts.
 import type { Conn } from '../store/db.js';
 import { enqueueJob } from '../store/job_queue.js';
 import { HOOK_SCOPES, SYSTEM_SCOPES, type HookScope, type WebHookRow } from '../store/hook_rows.js';
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../store/issuable_rows.js';
+import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
 
 export const WEB_HOOK_JOB = 'web_hook';
 
@@ -47,8 +47,27 @@ export type HookEvent =
   | { kind: 'issue'; projectId: number; userId: number; action: string; issue: IssueRow; assigneeIds: number[]; labels: LabelRow[]; changes: Changes }
   | { kind: 'merge_request'; projectId: number; userId: number; action: string; mergeRequest: MergeRequestRow; labels: LabelRow[]; changes: Changes }
   | { kind: 'note'; projectId: number; userId: number; note: NoteRow; issue?: IssueRow; mergeRequest?: MergeRequestRow }
-  /** A payload already in its final shape (system events; pipelines and jobs later). */
+  | PipelineHookEvent
+  | JobHookEvent
+  /** A payload already in its final shape (system events). */
   | { kind: 'data'; data: Record<string, unknown> };
+
+/** A pipeline's status change: the pipeline, all its jobs (retried ones too), its stage names in order, and whether a job allowed to fail failed. */
+export interface PipelineHookEvent {
+  kind: 'pipeline';
+  projectId: number;
+  pipeline: PipelineRow;
+  builds: BuildRow[];
+  stages: string[];
+  warnings: boolean;
+}
+
+/** A job created or moved to running, success, failed or canceled. */
+export interface JobHookEvent {
+  kind: 'build';
+  projectId: number;
+  build: BuildRow;
+}
 
 /** What a `web_hook` job carries. */
 export interface WebHookJobPayload {

@@ -2,7 +2,8 @@
 // a cancel) takes: the job moves only along an allowed transition and only from the status
 // it was read in (a job canceled meanwhile is left canceled), with GitLab's timestamps; then,
 // in the same transaction, the status-change hooks run, a succeeded job with an environment
-// records its deployment, and the pipeline is processed (the next stage, its own status).
+// records its deployment, and the pipeline is processed (the next stage, its own status). A
+// failing job with `retry:` left is first replaced by a pending clone (auto_retry.ts).
 import type { Db } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import { COMPLETED, type CiStatus } from '../../store/ci_statuses.js';
@@ -10,6 +11,7 @@ import { now } from '../../store/time.js';
 import { processPipeline } from './process_pipeline.js';
 import { recordDeployment } from './record_deployment.js';
 import { onBuildStatusChange } from './status_events.js';
+import { retryFailingJob } from './auto_retry.js';
 
 const FROM: Record<CiStatus, readonly CiStatus[]> = {
   created: [],
@@ -40,6 +42,10 @@ export async function transitionBuild(db: Db, buildId: number, to: CiStatus, cha
     const moved = await tx('ci_builds').where({ id: buildId, status: build.status }).update(update);
     if (!moved) return null;
     const next: BuildRow = { ...build, ...update };
+    if (to === 'failed' && (await retryFailingJob(tx, build))) {
+      await tx('ci_builds').where({ id: buildId }).update({ retried: true });
+      next.retried = true;
+    }
     await onBuildStatusChange(tx, next, build.status);
     if (to === 'success' && next.environment) {
       const pipeline: PipelineRow = await tx('ci_pipelines').where({ id: next.pipeline_id }).first();

@@ -7,13 +7,14 @@ import type { Deps } from '../../deps.js';
 import { fullPathOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { Invalid } from '../../store/domain_errors.js';
-import type { PipelineRow } from '../../store/ci_rows.js';
+import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { parseCiConfig } from '../ci_config/config.js';
 import { CiConfigError, type CiConfig, type CiJob } from '../ci_config/types.js';
 import { processPipeline } from './process_pipeline.js';
 import { jobRunsFor } from './ref_policy.js';
+import { onBuildCreated } from './status_events.js';
 
 export interface PipelineRequest {
   ref: string;
@@ -79,7 +80,11 @@ async function insertPipeline(deps: Deps, row: Omit<PipelineRow, 'id'>, jobs: Ci
   const id = await deps.db.transaction(async (tx) => {
     const [inserted] = await tx('ci_pipelines').insert(row).returning('id');
     const pipelineId = typeof inserted === 'number' ? inserted : Number(inserted.id);
-    for (const job of jobs) await tx('ci_builds').insert(buildRow(row, pipelineId, job));
+    for (const job of jobs) {
+      const build = buildRow(row, pipelineId, job);
+      const [inserted] = await tx('ci_builds').insert(build).returning('id');
+      await onBuildCreated(tx, { ...build, id: typeof inserted === 'number' ? inserted : Number(inserted.id) } as BuildRow);
+    }
     if (jobs.length) await processPipeline(tx, pipelineId);
     return pipelineId;
   });

@@ -7,12 +7,13 @@
 // status change goes through transitionBuild; a running job's process group is killed by the
 // runner that holds it as soon as it sees the job `canceled`.
 import type { Deps } from '../../deps.js';
-import type { Conn } from '../../store/db.js';
 import type { BuildRow } from '../../store/ci_rows.js';
 import { CANCELABLE } from '../../store/ci_statuses.js';
 import { now } from '../../store/time.js';
+import { cloneOf, insertBuild } from './job_clones.js';
 import { processPipeline } from './process_pipeline.js';
 import { transitionBuild } from './build_transitions.js';
+import { onBuildCreated, onJobRetried, onPipelineRetried } from './status_events.js';
 
 export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<void> {
   // Later stages first: processing after each cancel then never decides a waiting job of a
@@ -25,32 +26,19 @@ export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<vo
   for (const b of builds) await transitionBuild(deps.db, b.id, 'canceled');
 }
 
-/** The columns of a job that a clone starts without (GitLab's CLONE_ACCESSORS keep the rest). */
-function cloneOf(b: BuildRow, userId: number, stamp: string): Omit<BuildRow, 'id'> {
-  const { id: _id, ...rest } = b;
-  return {
-    ...rest, status: 'created', retried: false, user_id: userId, created_at: stamp, updated_at: stamp,
-    queued_at: null, started_at: null, finished_at: null, coverage: null, token_digest: null,
-    artifacts_file: null, artifacts_size: null, artifacts_expire_at: null, runner_owner: null, lease_until: null,
-  };
-}
-
-async function insertBuild(tx: Conn, row: Omit<BuildRow, 'id'>): Promise<number> {
-  const [inserted] = await tx('ci_builds').insert(row).returning('id');
-  return typeof inserted === 'number' ? inserted : Number(inserted.id);
-}
-
 export async function retryPipeline(deps: Deps, pipelineId: number, userId: number): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const latest: BuildRow[] = await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false });
     const stamp = now();
     for (const b of latest.filter((x) => x.status === 'failed' || x.status === 'canceled')) {
       await tx('ci_builds').where({ id: b.id }).update({ retried: true, updated_at: stamp });
-      await insertBuild(tx, cloneOf(b, userId, stamp));
+      const clone = cloneOf(b, userId, stamp);
+      await onBuildCreated(tx, { ...clone, id: await insertBuild(tx, clone) });
     }
     // skipped jobs are decided again, in place
     await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, status: 'skipped' }).update({ status: 'created', finished_at: null, updated_at: stamp });
     await tx('ci_pipelines').where({ id: pipelineId }).update({ finished_at: null });
+    await onPipelineRetried(tx, await tx('ci_pipelines').where({ id: pipelineId }).first());
     await processPipeline(tx, pipelineId);
   });
 }
@@ -74,7 +62,9 @@ export async function retryJob(deps: Deps, build: BuildRow, userId: number): Pro
   const id = await deps.db.transaction(async (tx) => {
     const stamp = now();
     await tx('ci_builds').where({ pipeline_id: build.pipeline_id, name: build.name, retried: false }).update({ retried: true, updated_at: stamp });
-    const newId = await insertBuild(tx, cloneOf(build, userId, stamp));
+    const clone = cloneOf(build, userId, stamp);
+    const newId = await insertBuild(tx, clone);
+    await onJobRetried(tx, { ...clone, id: newId });
     // Ci::Pipeline#mark_as_processable_after_stage: later skipped jobs are decided again.
     await tx('ci_builds')
       .where({ pipeline_id: build.pipeline_id, retried: false, status: 'skipped' })

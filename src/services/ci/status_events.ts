@@ -1,22 +1,57 @@
-// What follows a CI status change, in the transaction that made it: GitLab 10.8 sends a job
-// event to the project's `job_hooks` when a job's status changes, and when a pipeline's
-// status changes a pipeline event to its `pipeline_hooks`, a `build_failed` to-do on a
-// failure, and the merge of the merge requests waiting for it (merge_when_pipeline_succeeds).
-// Every place that changes a job's status calls onBuildStatusChange; updatePipelineStatus
-// calls onPipelineStatusChange.
+// What follows a CI status change, in the transaction that made it, as GitLab 10.8's state
+// machine callbacks: a job event to the project's `job_hooks` when a Ci::Build is created and
+// when it starts running or finishes (success, failed, canceled), but not for external
+// statuses (BuildHooksWorker reads Ci::Build only); a `build_failed` to-do when a job or
+// status fails; and when a pipeline's status changes, a pipeline event to its
+// `pipeline_hooks` and the merge of the merge requests waiting for it
+// (merge_when_pipeline_succeeds). Every place that creates a job calls onBuildCreated, every
+// place that changes a job's status onBuildStatusChange; updatePipelineStatus calls
+// onPipelineStatusChange; the retries call onJobRetried / onPipelineRetried.
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { CiStatus } from '../../store/ci_statuses.js';
+import { enqueueProjectHooks } from '../hook_triggers.js';
 import { enqueueMergeOnPipelineSuccess } from './merge_on_success.js';
+import { buildFailedTodos, closeTodosOnJobRetry, closeTodosOnPipelineRetry } from './build_failed_todos.js';
+
+const JOB_HOOK_STATUSES: readonly CiStatus[] = ['success', 'failed', 'canceled'];
+const isJob = (b: BuildRow) => b.type === undefined || b.type === null || b.type === 'Ci::Build';
+
+async function enqueueJobHook(db: Conn, build: BuildRow): Promise<void> {
+  await enqueueProjectHooks(db, build.project_id, 'job_hooks', { kind: 'build', projectId: build.project_id, build });
+}
+
+/** After a job row was inserted (a new pipeline's, or a retry's clone). */
+export async function onBuildCreated(db: Conn, build: BuildRow): Promise<void> {
+  if (isJob(build)) await enqueueJobHook(db, build);
+}
 
 /** After a job's status changed from `from` to `build.status`. */
-export async function onBuildStatusChange(_db: Conn, _build: BuildRow, _from: CiStatus): Promise<void> {
-  // The contract of issue #13's CI wiring step, which gives this its body (job hooks).
+export async function onBuildStatusChange(db: Conn, build: BuildRow, from: CiStatus): Promise<void> {
+  const started = from === 'pending' && build.status === 'running';
+  if (isJob(build) && (started || JOB_HOOK_STATUSES.includes(build.status))) await enqueueJobHook(db, build);
+  if (build.status === 'failed') await buildFailedTodos(db, build);
 }
 
 /** After a pipeline's status changed from `from` to `pipeline.status`. */
 export async function onPipelineStatusChange(db: Conn, pipeline: PipelineRow, from: CiStatus): Promise<void> {
-  // The contract of issue #13's CI wiring step, which gives this its body (pipeline hooks,
-  // build_failed to-dos, merge when pipeline succeeds).
+  await enqueueProjectHooks(db, pipeline.project_id, 'pipeline_hooks', async () => {
+    const statuses: BuildRow[] = await db('ci_builds').where({ pipeline_id: pipeline.id }).orderBy('id');
+    const stages = [...new Map([...statuses].sort((a, b) => a.stage_idx - b.stage_idx).map((s) => [s.stage, s.stage])).keys()];
+    const builds = statuses.filter(isJob);
+    const warnings = builds.some((b) => !b.retried && b.status === 'failed' && !!b.allow_failure);
+    return { kind: 'pipeline', projectId: pipeline.project_id, pipeline, builds, stages, warnings };
+  });
   await enqueueMergeOnPipelineSuccess(db, pipeline, from);
+}
+
+/** After a job was retried; `build` is its new clone. */
+export async function onJobRetried(db: Conn, build: BuildRow): Promise<void> {
+  await onBuildCreated(db, build);
+  await closeTodosOnJobRetry(db, build);
+}
+
+/** After a pipeline's failed and canceled jobs were retried. */
+export async function onPipelineRetried(db: Conn, pipeline: PipelineRow): Promise<void> {
+  await closeTodosOnPipelineRetry(db, pipeline);
 }
