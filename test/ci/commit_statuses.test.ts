@@ -1,0 +1,133 @@
+// GitLab 10.8's commit statuses for external CI (lib/api/commit_statuses.rb and its spec):
+// POST /projects/:id/statuses/:sha with its transitions, the pipeline it creates or joins and
+// that pipeline's composite status, GET .../repository/commits/:sha/statuses with its filters
+// and pages, who may do what, and the commit's last_pipeline. Real app, real repositories.
+import { expect } from 'chai';
+import { commitFiles, createBranch, createProject } from '../helpers/projects.js';
+import { addRoleMembers, useServerWithRoles } from '../helpers/roles.js';
+import { expectSchema } from '../helpers/schema.js';
+
+const STATUS_KEYS = ['id', 'sha', 'ref', 'status', 'name', 'target_url', 'description', 'created_at', 'started_at', 'finished_at', 'allow_failure', 'coverage', 'author'];
+
+describe('Commit statuses (external CI)', function () {
+  this.timeout(120_000);
+  const { s, owner, dev, reporter, guest, stranger } = useServerWithRoles();
+  let project: any;
+  let sha: string;
+  const post = (json: Record<string, unknown>, token: string | null = dev.token, at = sha) => s.post(`/projects/${project.id}/statuses/${at}`, { token, json });
+  const list = (query: Record<string, string | number> = {}, token: string | null = reporter.token, at = sha) =>
+    s.get(`/projects/${project.id}/repository/commits/${at}/statuses`, { token, query });
+  const pipelines = async () => (await s.get(`/projects/${project.id}/pipelines`, { token: owner.token })).body as any[];
+
+  before(async () => {
+    project = await createProject(s, owner.token, { name: 'ext-ci', visibility: 'private' });
+    await addRoleMembers(s, project.id, { dev, reporter, guest });
+    sha = await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: 'README.md', content: 'hi' }], { token: owner.token });
+    await s.drainJobs();
+  });
+
+  it('POST refuses with GitLab 10.8 statuses and bodies, and stores nothing', async () => {
+    const cases: [Promise<any>, number, unknown][] = [
+      [post({ state: 'success' }, null), 401, { message: '401 Unauthorized' }],
+      [post({ state: 'success' }, stranger.token), 404, { message: '404 Project Not Found' }],
+      [post({ state: 'success' }, guest.token), 403, { message: '403 Forbidden' }],
+      [post({ state: 'success' }, reporter.token), 403, { message: '403 Forbidden' }],
+      [post({}), 400, { error: 'state is missing' }],
+      [post({ state: 'invalid' }), 400, { error: 'state does not have a valid value' }],
+      [post({ state: 'success', coverage: 'lots' }), 400, { error: 'coverage is invalid' }],
+      [post({ state: 'success' }, dev.token, 'a'.repeat(40)), 404, { message: '404 Commit Not Found' }],
+      [post({ state: 'success' }, dev.token, 'nope'), 404, { message: '404 Commit Not Found' }],
+      [post({ state: 'pending', target_url: 'invalid url' }), 400, { message: { target_url: ['must be a valid URL'] } }],
+      [post({ state: 'pending', target_url: `http://x.org/${'a'.repeat(250)}` }), 400, { message: { target_url: ['is too long (maximum is 255 characters)'] } }],
+      [post({ state: 'pending', name: ' ', target_url: 'ftp://x.org' }), 400, { message: { name: ["can't be blank"], target_url: ['must be a valid URL'] } }],
+    ];
+    for (const [reply, status, body] of cases) {
+      const r = await reply;
+      expect(r.status, r.text).to.equal(status);
+      expect(r.body).to.deep.equal(body);
+    }
+    expect(await pipelines()).to.deep.equal([]);
+  });
+
+  it('a commit that no branch holds needs a ref (404 References for commit Not Found)', async () => {
+    await createBranch(s, project.id, 'tmp', 'master', owner.token);
+    const loose = await commitFiles(s, project.id, 'tmp', [{ action: 'create', file_path: 'tmp.txt', content: 't' }], { token: owner.token });
+    expect((await s.delete(`/projects/${project.id}/repository/branches/tmp`, { token: owner.token })).status).to.equal(204);
+    const r = await post({ state: 'success' }, dev.token, loose);
+    expect(r.status).to.equal(404);
+    expect(r.body).to.deep.equal({ message: '404 References for commit Not Found' });
+    const withRef = await post({ state: 'success', ref: 'gone' }, dev.token, loose);
+    expect(withRef.status, withRef.text).to.equal(201);
+    expect(withRef.body).to.include({ sha: loose, ref: 'gone', status: 'success' });
+  });
+
+  it('pending creates an external pipeline for the first branch holding the commit; later posts move the same status', async () => {
+    const first = await post({ state: 'pending' }, dev.token, 'master');
+    expect(first.status, first.text).to.equal(201);
+    expect(Object.keys(first.body)).to.deep.equal(STATUS_KEYS);
+    expect(first.body).to.include({ sha, ref: 'master', status: 'pending', name: 'default', target_url: null, description: null, allow_failure: false, coverage: null, started_at: null, finished_at: null });
+    expect(first.body.author).to.include({ id: dev.user.id, username: 'dev' });
+    expect(first.body.created_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expectSchema(first.body.author, 'public_api/v4/user/basic.json');
+    const [pipeline] = await pipelines();
+    expect(pipeline).to.deep.equal({ id: pipeline.id, sha, ref: 'master', status: 'pending' });
+    const row = await s.db('ci_pipelines').where({ id: pipeline.id }).first();
+    expect(row).to.include({ source: 'external', user_id: dev.user.id });
+
+    const running = await post({ state: 'running', context: 'default', description: 'checking', coverage: 12.5, target_url: 'https://ci.example.com/b/1' });
+    expect(running.status, running.text).to.equal(201);
+    expect(running.body).to.include({ id: first.body.id, status: 'running', description: 'checking', coverage: 12.5, target_url: 'https://ci.example.com/b/1' });
+    expect(running.body.started_at).to.be.a('string');
+    expect((await pipelines())[0].status).to.equal('running');
+
+    // A refused transition answers state_machines' message; the attributes were saved first, as in 10.8.
+    const again = await post({ state: 'running', description: 'still checking' });
+    expect(again.status).to.equal(400);
+    expect(again.body).to.deep.equal({ message: 'Cannot transition status via :run from :running' });
+    const back = await post({ state: 'pending' });
+    expect(back.status).to.equal(400);
+    expect(back.body).to.deep.equal({ message: 'Cannot transition status via :enqueue from :running' });
+
+    const done = await post({ state: 'success', name: 'default' });
+    expect(done.status, done.text).to.equal(201);
+    expect(done.body).to.include({ id: first.body.id, status: 'success', description: 'still checking', coverage: 12.5 });
+    expect(done.body.finished_at).to.be.a('string');
+    const [after] = await pipelines();
+    expect(after).to.deep.equal({ id: pipeline.id, sha, ref: 'master', status: 'success' });
+    const detail = (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}`, { token: owner.token })).body;
+    expect(detail.finished_at).to.be.a('string');
+  });
+
+  it('posting again after a completion adds a new status and retires the old one (GitLab update_retried)', async () => {
+    const failed = await post({ state: 'failed' });
+    expect(failed.status, failed.text).to.equal(201);
+    expect(failed.body).to.include({ status: 'failed', name: 'default', ref: 'master', started_at: null });
+    const latest = (await list()).body;
+    expect(latest.map((x: any) => [x.id, x.status])).to.deep.equal([[failed.body.id, 'failed']]);
+    const all = (await list({ all: 'true' })).body;
+    expect(all.map((x: any) => x.status)).to.deep.equal(['success', 'failed']);
+    expect((await pipelines())[0].status).to.equal('failed');
+  });
+
+  it('from pending to each other state, the same status moves; from created straight to each', async () => {
+    for (const state of ['running', 'success', 'failed', 'canceled']) {
+      const a = await post({ state: 'pending', name: `from-pending-${state}` });
+      const b = await post({ state, name: `from-pending-${state}` });
+      expect(b.status, b.text).to.equal(201);
+      expect(b.body).to.include({ id: a.body.id, status: state });
+      const c = await post({ state, name: `direct-${state}` });
+      expect(c.status, c.text).to.equal(201);
+      expect(c.body.status).to.equal(state);
+      expect(c.body.started_at === null).to.equal(state !== 'running');
+      expect(c.body.finished_at === null).to.equal(state === 'running');
+    }
+  });
+
+  it('another user posting the same name gets a status of their own', async () => {
+    const mine = await post({ state: 'running', name: 'shared' });
+    const theirs = await post({ state: 'running', name: 'shared' }, owner.token);
+    expect(theirs.status, theirs.text).to.equal(201);
+    expect(theirs.body.id).to.not.equal(mine.body.id);
+    expect(theirs.body.author.username).to.equal('owner');
+  });
+});
