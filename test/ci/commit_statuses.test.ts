@@ -131,3 +131,85 @@ describe('Commit statuses (external CI)', function () {
     expect(theirs.body.author.username).to.equal('owner');
   });
 });
+
+describe('Commit statuses: lists, permissions, a real pipeline and the commit', function () {
+  this.timeout(120_000);
+  const { s, owner, dev, reporter, guest, stranger } = useServerWithRoles();
+  let project: any;
+  let sha: string;
+  const post = (json: Record<string, unknown>, token = dev.token, at = sha) => s.post(`/projects/${project.id}/statuses/${at}`, { token, json });
+  const list = (query: Record<string, string | number> = {}, token: string | null = reporter.token, at = sha, p = project) =>
+    s.get(`/projects/${p.id}/repository/commits/${at}/statuses`, { token, query });
+  const ids = (r: { body: any[] }) => r.body.map((x) => x.id);
+
+  before(async () => {
+    project = await createProject(s, owner.token, { name: 'ext-list', visibility: 'private' });
+    await addRoleMembers(s, project.id, { dev, reporter, guest });
+    sha = await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: 'README.md', content: 'hi' }], { token: owner.token });
+    await createBranch(s, project.id, 'develop', 'master', owner.token);
+  });
+
+  it('GET refuses as 10.8 does: 401, 404 for a private project, 403 for a guest, 404 Commit', async () => {
+    const cases: [Promise<any>, number, unknown][] = [
+      [list({}, null), 401, { message: '401 Unauthorized' }],
+      [list({}, stranger.token), 404, { message: '404 Project Not Found' }],
+      [list({}, guest.token), 403, { message: '403 Forbidden' }],
+      [list({}, reporter.token, 'f'.repeat(40)), 404, { message: '404 Commit Not Found' }],
+    ];
+    for (const [reply, status, body] of cases) {
+      const r = await reply;
+      expect(r.status, r.text).to.equal(status);
+      expect(r.body).to.deep.equal(body);
+    }
+    const none = await list();
+    expect(none.status).to.equal(200);
+    expect(none.body).to.deep.equal([]);
+  });
+
+  it('lists the latest statuses oldest first, by ref, stage and name, all with `all`, in pages', async () => {
+    const a = (await post({ state: 'running', ref: 'master' })).body;
+    const b = (await post({ state: 'success', ref: 'master', name: 'coverage' })).body;
+    const c = (await post({ state: 'running', ref: 'develop' })).body;
+    const d = (await post({ state: 'success', ref: 'develop', name: 'coverage' })).body;
+    const e = (await post({ state: 'failed', ref: 'master', name: 'coverage' })).body; // retires b
+    expect(ids(await list())).to.deep.equal([a.id, c.id, d.id, e.id]);
+    expect(ids(await list({ all: 1 }))).to.deep.equal([a.id, b.id, c.id, d.id, e.id]);
+    expect(ids(await list({ all: 'no' }))).to.deep.equal([a.id, c.id, d.id, e.id]);
+    expect(ids(await list({ ref: 'develop' }))).to.deep.equal([c.id, d.id]);
+    expect(ids(await list({ name: 'coverage' }))).to.deep.equal([d.id, e.id]);
+    expect(ids(await list({ stage: 'external', ref: 'master' }))).to.deep.equal([a.id, e.id]);
+    expect(ids(await list({ stage: 'test' }))).to.deep.equal([]);
+    // 10.8 matches the pipelines' sha with the path's text: a branch name finds the commit, lists nothing.
+    expect((await list({}, reporter.token, 'master')).body).to.deep.equal([]);
+    const page = await list({ per_page: 2, page: 2 });
+    expect(ids(page)).to.deep.equal([d.id, e.id]);
+    expect(page.headers.get('x-total')).to.equal('4');
+    expect(page.headers.get('x-total-pages')).to.equal('2');
+    expect(page.headers.get('x-page')).to.equal('2');
+    expect(page.headers.get('x-per-page')).to.equal('2');
+    expect(page.headers.get('x-prev-page')).to.equal('1');
+    expect(page.headers.get('x-next-page')).to.equal('');
+    expect(page.headers.get('link')).to.include('rel="prev"').and.include('rel="first"').and.include('rel="last"');
+    const first = (await list({})).body[0];
+    expect(Object.keys(first)).to.deep.equal(STATUS_KEYS);
+    expect(first).to.include({ id: a.id, sha, ref: 'master', status: 'running', name: 'default', allow_failure: false });
+  });
+
+  it('a public project: any signed-in user reads statuses, only developers post; an archived one takes none', async () => {
+    const open = await createProject(s, owner.token, { name: 'ext-public', visibility: 'public' });
+    const at = await commitFiles(s, open.id, 'master', [{ action: 'create', file_path: 'a.txt', content: 'a' }], { token: owner.token });
+    const posted = await s.post(`/projects/${open.id}/statuses/${at}`, { token: owner.token, json: { state: 'success' } });
+    expect(posted.status, posted.text).to.equal(201);
+    const seen = await list({}, stranger.token, at, open);
+    expect(seen.status).to.equal(200);
+    expect(ids(seen)).to.deep.equal([posted.body.id]);
+    expect((await list({}, null, at, open)).status).to.equal(401);
+    const refused = await s.post(`/projects/${open.id}/statuses/${at}`, { token: stranger.token, json: { state: 'success' } });
+    expect(refused.status).to.equal(403);
+    expect(refused.body).to.deep.equal({ message: '403 Forbidden' });
+    expect((await s.post(`/projects/${open.id}/archive`, { token: owner.token })).status).to.equal(201);
+    const archived = await s.post(`/projects/${open.id}/statuses/${at}`, { token: owner.token, json: { state: 'success' } });
+    expect(archived.status).to.equal(403);
+    expect((await list({}, owner.token, at, open)).status).to.equal(200);
+  });
+});
