@@ -3,6 +3,7 @@
 // that pipeline's composite status, GET .../repository/commits/:sha/statuses with its filters
 // and pages, who may do what, and the commit's last_pipeline. Real app, real repositories.
 import { expect } from 'chai';
+import { claimNextBuild } from '../../src/services/ci/runner/pickup.js';
 import { commitFiles, createBranch, createProject } from '../helpers/projects.js';
 import { addRoleMembers, useServerWithRoles } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
@@ -211,5 +212,66 @@ describe('Commit statuses: lists, permissions, a real pipeline and the commit', 
     const archived = await s.post(`/projects/${open.id}/statuses/${at}`, { token: owner.token, json: { state: 'success' } });
     expect(archived.status).to.equal(403);
     expect((await list({}, owner.token, at, open)).status).to.equal(200);
+  });
+
+  it("the runner's pickup passes over a pending external status", async () => {
+    const pending = await post({ state: 'pending', name: 'waiting' });
+    expect(pending.status, pending.text).to.equal(201);
+    expect(await claimNextBuild(s.db, 'test:1:0', 60_000)).to.equal(null);
+    expect((await s.db('ci_builds').where({ id: pending.body.id }).first()).status).to.equal('pending');
+  });
+
+  it('an external status joins the push pipeline of its ref and commit and counts in its status, never as a job', async () => {
+    const ci = await createProject(s, owner.token, { name: 'ext-pipeline', visibility: 'private' });
+    await addRoleMembers(s, ci.id, { dev });
+    const ciFile = 'build:\n  script: echo hi\n';
+    const at = await commitFiles(s, ci.id, 'master', [{ action: 'create', file_path: '.gitlab-ci.yml', content: ciFile }], { token: owner.token });
+    await s.drainJobs();
+    const get = async (path: string) => (await s.get(`/projects/${ci.id}${path}`, { token: owner.token })).body;
+    const statusTo = (json: Record<string, unknown>) => s.post(`/projects/${ci.id}/statuses/${at}`, { token: dev.token, json });
+    const [pipeline] = await get('/pipelines');
+    expect(pipeline).to.include({ sha: at, ref: 'master', status: 'pending' });
+    const [build] = await get(`/pipelines/${pipeline.id}/jobs`);
+
+    const ext = await statusTo({ state: 'success', name: 'ext' });
+    expect(ext.status, ext.text).to.equal(201);
+    expect(ext.body.ref).to.equal('master');
+    expect(await get('/pipelines')).to.deep.equal([{ id: pipeline.id, sha: at, ref: 'master', status: 'running' }]);
+    expect((await get('/jobs')).map((j: any) => j.id)).to.deep.equal([build.id]);
+    expect((await get(`/pipelines/${pipeline.id}/jobs`)).map((j: any) => j.id)).to.deep.equal([build.id]);
+    const asJob = await s.get(`/projects/${ci.id}/jobs/${ext.body.id}`, { token: owner.token });
+    expect(asJob.status).to.equal(404);
+    expect(asJob.body).to.deep.equal({ message: '404 Not found' });
+    expect((await get(`/repository/commits/${at}/statuses`)).map((x: any) => [x.name, x.status])).to.deep.equal([['build', 'pending'], ['ext', 'success']]);
+
+    expect((await s.post(`/projects/${ci.id}/jobs/${build.id}/cancel`, { token: owner.token })).status).to.equal(201);
+    expect((await get(`/pipelines/${pipeline.id}`)).status).to.equal('canceled'); // success + canceled
+    expect((await statusTo({ state: 'failed', name: 'ext2' })).status).to.equal(201);
+    expect((await get(`/pipelines/${pipeline.id}`)).status).to.equal('failed');
+
+    // Retry re-runs the pipeline's jobs (Ci::Build) only: the external statuses stay as posted.
+    const retried = await s.post(`/projects/${ci.id}/pipelines/${pipeline.id}/retry`, { token: owner.token });
+    expect(retried.status, retried.text).to.equal(201);
+    expect(retried.body.status).to.equal('running'); // pending + success + failed
+    expect((await get(`/pipelines/${pipeline.id}/jobs`)).map((j: any) => [j.name, j.status])).to.deep.equal([['build', 'pending'], ['build', 'canceled']]);
+    expect((await get(`/repository/commits/${at}/statuses`)).map((x: any) => [x.name, x.status])).to.deep.equal([['ext', 'success'], ['ext2', 'failed'], ['build', 'pending']]);
+    expect(await s.db('ci_builds').where({ pipeline_id: pipeline.id, type: 'GenericCommitStatus' }).count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 2);
+
+    const commit = await get(`/repository/commits/${at}`);
+    expect(commit.status).to.equal('running');
+    expect(commit.last_pipeline).to.deep.equal({ id: pipeline.id, sha: at, ref: 'master', status: 'running' });
+    expectSchema(commit, 'public_api/v4/commit/detail.json');
+  });
+
+  it("a commit's last_pipeline is its newest pipeline in the project (any ref); none gives nulls", async () => {
+    const [develop] = (await s.get(`/projects/${project.id}/pipelines`, { token: owner.token, query: { ref: 'develop' } })).body;
+    const commit = (await s.get(`/projects/${project.id}/repository/commits/${sha}`, { token: reporter.token })).body;
+    expect(commit.last_pipeline).to.deep.equal({ id: develop.id, sha, ref: 'develop', status: develop.status });
+    expect(commit.status).to.equal(develop.status);
+    expectSchema(commit, 'public_api/v4/commit/detail.json');
+    const later = await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: 'b.txt', content: 'b' }], { token: owner.token });
+    const bare = (await s.get(`/projects/${project.id}/repository/commits/${later}`, { token: reporter.token })).body;
+    expect(bare).to.include({ status: null, last_pipeline: null });
+    expectSchema(bare, 'public_api/v4/commit/detail.json');
   });
 });
