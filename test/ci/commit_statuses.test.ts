@@ -41,6 +41,9 @@ describe('Commit statuses (external CI)', function () {
       [post({ state: 'pending', target_url: 'invalid url' }), 400, { message: { target_url: ['must be a valid URL'] } }],
       [post({ state: 'pending', target_url: `http://x.org/${'a'.repeat(250)}` }), 400, { message: { target_url: ['is too long (maximum is 255 characters)'] } }],
       [post({ state: 'pending', name: ' ', target_url: 'ftp://x.org' }), 400, { message: { name: ["can't be blank"], target_url: ['must be a valid URL'] } }],
+      [post({ state: 'pending', ref: ' ', name: '' }), 400, { message: { ref: ["can't be blank"] } }],
+      [post({ state: 'pending', ref: `r${'é'.repeat(255)}` }), 400, { message: { ref: ['is too long (maximum is 255 characters)'] } }],
+      [post({ state: 'pending', name: 'n'.repeat(256) }), 400, { message: { name: ['is too long (maximum is 255 characters)'] } }],
     ];
     for (const [reply, status, body] of cases) {
       const r = await reply;
@@ -108,6 +111,22 @@ describe('Commit statuses (external CI)', function () {
     const all = (await list({ all: 'true' })).body;
     expect(all.map((x: any) => x.status)).to.deep.equal(['success', 'failed']);
     expect((await pipelines())[0].status).to.equal('failed');
+  });
+
+  it('coverage is kept as a double; target_url takes http, https, ssh and git URIs', async () => {
+    const huge = await post({ state: 'success', name: 'huge', coverage: 1e39, target_url: 'git://example.com/repo.git' });
+    expect(huge.status, huge.text).to.equal(201);
+    expect(huge.body).to.include({ coverage: 1e39, target_url: 'git://example.com/repo.git' });
+    const fine = await post({ state: 'success', name: 'fine', coverage: '80.1', target_url: 'ssh://git@example.com:22/a%20b?x=1#top' });
+    expect(fine.status, fine.text).to.equal(201);
+    expect(fine.body).to.include({ coverage: 80.1, target_url: 'ssh://git@example.com:22/a%20b?x=1#top' });
+    const blankUrl = await post({ state: 'success', name: 'blank', target_url: ' ', description: '' });
+    expect(blankUrl.body).to.include({ target_url: null, description: null });
+    for (const bad of ['javascript:alert(1)', 'http://a b', 'HTTP://x.org', 'http:', 'http://x.org/<tag>']) {
+      const r = await post({ state: 'success', name: 'bad', target_url: bad });
+      expect(r.status, bad).to.equal(400);
+      expect(r.body).to.deep.equal({ message: { target_url: ['must be a valid URL'] } });
+    }
   });
 
   it('from pending to each other state, the same status moves; from created straight to each', async () => {

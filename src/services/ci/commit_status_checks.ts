@@ -3,7 +3,7 @@
 // https, ssh or git URI as Ruby's URI.regexp reads RFC 2396 (AddressableUrlValidator:
 // "must be a valid URL") of at most 255 characters. Wharf also bounds `name` and `ref` by
 // their 255-character columns with Rails' length message, where 10.8 on PostgreSQL had no
-// bound. Errors come back as Rails' errors hash, attribute by attribute in 10.8's order.
+// bound, and refuses a blank `ref` as Ci::Pipeline's validation does. Errors come back as Rails' errors hash, attribute by attribute in 10.8's order.
 
 /** Rails' `blank?` for a string. */
 export const blank = (v: string | undefined | null): boolean => v === undefined || v === null || v.trim() === '';
@@ -27,6 +27,8 @@ export interface StatusFields {
 
 /** Rails' errors hash of the status, empty when it is valid. */
 export function statusErrors(f: StatusFields): Record<string, string[]> {
+  // The pipeline is created first, and Ci::Pipeline needs a ref (10.8 then failed with a 500).
+  if (blank(f.ref)) return { ref: ["can't be blank"] };
   const errors: Record<string, string[]> = {};
   const add = (attr: string, message: string) => (errors[attr] ??= []).push(message);
   if (blank(f.name)) add('name', "can't be blank");
