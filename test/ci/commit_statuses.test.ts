@@ -3,10 +3,21 @@
 // that pipeline's composite status, GET .../repository/commits/:sha/statuses with its filters
 // and pages, who may do what, and the commit's last_pipeline. Real app, real repositories.
 import { expect } from 'chai';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { WHARF_ENTITIES } from '../../src/api/openapi/entity_schemas.js';
 import { claimNextBuild } from '../../src/services/ci/runner/pickup.js';
 import { commitFiles, createBranch, createProject } from '../helpers/projects.js';
 import { addRoleMembers, useServerWithRoles } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
+
+/** Checks a status against the CommitStatus schema of the OpenAPI document (GitLab 10.8 committed none). */
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+formats.default(ajv);
+const validStatus = ajv.compile(WHARF_ENTITIES.CommitStatus);
+function expectStatus(body: unknown): void {
+  expect(validStatus(body), ajv.errorsText(validStatus.errors)).to.equal(true);
+}
 
 const STATUS_KEYS = ['id', 'sha', 'ref', 'status', 'name', 'target_url', 'description', 'created_at', 'started_at', 'finished_at', 'allow_failure', 'coverage', 'author'];
 
@@ -69,6 +80,7 @@ describe('Commit statuses (external CI)', function () {
     const first = await post({ state: 'pending' }, dev.token, 'master');
     expect(first.status, first.text).to.equal(201);
     expect(Object.keys(first.body)).to.deep.equal(STATUS_KEYS);
+    expectStatus(first.body);
     expect(first.body).to.include({ sha, ref: 'master', status: 'pending', name: 'default', target_url: null, description: null, allow_failure: false, coverage: null, started_at: null, finished_at: null });
     expect(first.body.author).to.include({ id: dev.user.id, username: 'dev' });
     expect(first.body.created_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -212,6 +224,7 @@ describe('Commit statuses: lists, permissions, a real pipeline and the commit', 
     expect(page.headers.get('link')).to.include('rel="prev"').and.include('rel="first"').and.include('rel="last"');
     const first = (await list({})).body[0];
     expect(Object.keys(first)).to.deep.equal(STATUS_KEYS);
+    (await list({ all: 'true' })).body.forEach(expectStatus);
     expect(first).to.include({ id: a.id, sha, ref: 'master', status: 'running', name: 'default', allow_failure: false });
   });
 
@@ -261,7 +274,9 @@ describe('Commit statuses: lists, permissions, a real pipeline and the commit', 
     const asJob = await s.get(`/projects/${ci.id}/jobs/${ext.body.id}`, { token: owner.token });
     expect(asJob.status).to.equal(404);
     expect(asJob.body).to.deep.equal({ message: '404 Not found' });
-    expect((await get(`/repository/commits/${at}/statuses`)).map((x: any) => [x.name, x.status])).to.deep.equal([['build', 'pending'], ['ext', 'success']]);
+    const both = await get(`/repository/commits/${at}/statuses`);
+    expect(both.map((x: any) => [x.name, x.status])).to.deep.equal([['build', 'pending'], ['ext', 'success']]);
+    both.forEach(expectStatus);
 
     expect((await s.post(`/projects/${ci.id}/jobs/${build.id}/cancel`, { token: owner.token })).status).to.equal(201);
     expect((await get(`/pipelines/${pipeline.id}`)).status).to.equal('canceled'); // success + canceled
