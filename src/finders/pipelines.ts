@@ -69,3 +69,13 @@ export function buildsQuery(db: Conn, projectId: number, opts: { pipelineId?: nu
   if (opts.scope?.length) q.whereIn('status', opts.scope);
   return q;
 }
+
+/** The coverage of each latest status of a pipeline (jobs and external statuses), oldest first. */
+export async function latestCoverages(db: Conn, pipelineId: number): Promise<number[]> {
+  const rows: { coverage: number | string }[] = await db('ci_builds')
+    .where({ pipeline_id: pipelineId, retried: false })
+    .whereNotNull('coverage')
+    .orderBy('id')
+    .select('coverage');
+  return rows.map((r) => Number(r.coverage));
+}

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { WHARF_ENTITIES } from '../../src/api/openapi/entity_schemas.js';
+import { pipelineCoverage } from '../../src/entities/pipeline.js';
 import { claimNextBuild } from '../../src/services/ci/runner/pickup.js';
 import { commitFiles, createBranch, createProject } from '../helpers/projects.js';
 import { addRoleMembers, useServerWithRoles } from '../helpers/roles.js';
@@ -112,6 +113,17 @@ describe('Commit statuses (external CI)', function () {
     expect(after).to.deep.equal({ id: pipeline.id, sha, ref: 'master', status: 'success' });
     const detail = (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}`, { token: owner.token })).body;
     expect(detail.finished_at).to.be.a('string');
+    expect(detail.coverage).to.equal('12.50'); // Ci::Pipeline#coverage: its statuses' mean
+  });
+
+  it("a pipeline's coverage is the mean of its latest statuses' as Ruby's '%.2f' writes it", () => {
+    expect(pipelineCoverage([])).to.equal(null);
+    expect(pipelineCoverage([80, 90.5])).to.equal('85.25');
+    expect(pipelineCoverage([1, 2])).to.equal('1.50');
+    expect(pipelineCoverage([1 / 3])).to.equal('0.33');
+    expect(pipelineCoverage([0.125, 0.125])).to.equal('0.12'); // an exact tie: to even
+    expect(pipelineCoverage([0.375])).to.equal('0.38');
+    expect(pipelineCoverage([2.675])).to.equal('2.67'); // below the tie in binary
   });
 
   it('posting again after a completion adds a new status and retires the old one (GitLab update_retried)', async () => {
