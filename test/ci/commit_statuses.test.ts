@@ -167,6 +167,17 @@ describe('Commit statuses (external CI)', function () {
     }
   });
 
+  it('concurrent posts for a new commit share one external pipeline; a concurrent repeat is refused', async () => {
+    const fresh = await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: 'race.txt', content: 'r' }], { token: owner.token });
+    const replies = await Promise.all([0, 1, 2, 3, 4].map((i) => post({ state: 'running', name: `job-${i}` }, dev.token, fresh)));
+    expect(replies.map((r) => r.status)).to.deep.equal([201, 201, 201, 201, 201]);
+    const rows = await s.db('ci_pipelines').where({ project_id: project.id, sha: fresh });
+    expect(rows.map((r: any) => r.source)).to.deep.equal(['external']);
+    const twice = await Promise.all([0, 1].map(() => post({ state: 'pending', name: 'once' }, dev.token, fresh)));
+    expect(twice.map((r) => r.status).sort()).to.deep.equal([201, 400]);
+    expect(twice.find((r) => r.status === 400)!.body).to.deep.equal({ message: 'Cannot transition status via :enqueue from :pending' });
+  });
+
   it('another user posting the same name gets a status of their own', async () => {
     const mine = await post({ state: 'running', name: 'shared' });
     const theirs = await post({ state: 'running', name: 'shared' }, owner.token);

@@ -20,7 +20,7 @@ import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { blank, statusErrors } from './commit_status_checks.js';
 import { planTransition, type PostedState } from './commit_status_machine.js';
-import { insertExternalStatus, pipelineFor, updateRetried } from './external_statuses.js';
+import { GENERIC_STATUS_TYPE, insertExternalStatus, pipelineFor, updateRetried } from './external_statuses.js';
 import { processPipeline, updatePipelineStatus } from './process_pipeline.js';
 import { onBuildStatusChange } from './status_events.js';
 
@@ -54,7 +54,7 @@ export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace
   const outcome = await deps.db.transaction(async (tx) => {
     const pipeline = await pipelineFor(tx, project.id, user.id, sha, ref);
     let status: BuildRow | undefined = await tx('ci_builds')
-      .where({ project_id: project.id, pipeline_id: pipeline.id, name, ref, user_id: user.id, type: 'GenericCommitStatus' })
+      .where({ project_id: project.id, pipeline_id: pipeline.id, name, ref, user_id: user.id, type: GENERIC_STATUS_TYPE })
       .whereIn('status', ['running', 'pending'])
       .orderBy('id')
       .first();
