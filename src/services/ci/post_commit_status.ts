@@ -3,12 +3,12 @@
 // for commit Not Found when none does); the project's newest pipeline of that ref and commit
 // is used, or an `external` one is created; the caller's running or pending
 // GenericCommitStatus of that name and ref in it is moved, or a new one (stage `external`,
-// stage_idx 1000000) is. target_url, description and coverage are saved first, so a refused
-// transition (400) keeps them, as in 10.8. Then, as CommitStatus' after_transition does, each
-// change runs onBuildStatusChange and the pipeline follows: processed (with 10.8's
-// update_retried, which retires an older status of the same name) when the status completed,
-// its status refreshed otherwise. One transaction; the git reads come before it.
-// (10.8 created the pipeline before validating the status; Wharf validates first.)
+// stage_idx 1000000) is, with onBuildCreated. target_url, description and coverage are saved
+// first, so a refused transition (400) keeps them, as in 10.8. Then, as CommitStatus'
+// after_transition does, each change runs onBuildStatusChange and the pipeline follows:
+// processed (with 10.8's update_retried, which retires an older status of the same name) when
+// the status completed, its status refreshed otherwise. One transaction; the git reads come
+// before it. (10.8 created the pipeline before validating the status; Wharf validates first.)
 import type { Deps } from '../../deps.js';
 import { fullPathOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
@@ -22,7 +22,7 @@ import { blank, statusErrors } from './commit_status_checks.js';
 import { planTransition, type PostedState } from './commit_status_machine.js';
 import { GENERIC_STATUS_TYPE, insertExternalStatus, pipelineFor, updateRetried } from './external_statuses.js';
 import { processPipeline, updatePipelineStatus } from './process_pipeline.js';
-import { onBuildStatusChange } from './status_events.js';
+import { onBuildCreated, onBuildStatusChange } from './status_events.js';
 
 export interface StatusPost {
   /** The commit as the path names it (a sha, or any revision). */
@@ -58,7 +58,10 @@ export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace
       .whereIn('status', ['running', 'pending'])
       .orderBy('id')
       .first();
-    status ??= await insertExternalStatus(tx, pipeline, { name, ref, userId: user.id });
+    if (!status) {
+      status = await insertExternalStatus(tx, pipeline, { name, ref, userId: user.id });
+      await onBuildCreated(tx, { ...status });
+    }
     if (Object.keys(optional).length) {
       await tx('ci_builds').where({ id: status.id }).update({ ...optional, updated_at: now() });
       Object.assign(status, optional);
