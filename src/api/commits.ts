@@ -1,4 +1,5 @@
-// Commit reads (GitLab 10.8 lib/api/commits.rb GET routes; tags are api/tags.ts).
+// Commit reads (GitLab 10.8 lib/api/commits.rb GET routes; tags are api/tags.ts). A single
+// commit carries its last pipeline (PipelineBasic) and that pipeline's status, as CommitDetail.
 // Each route declares REPOSITORY_READ: the project (404) and download_code (403) come first.
 import { route, type Route } from './route.js';
 import { notFound } from '../http/errors.js';
@@ -8,6 +9,8 @@ import { REPOSITORY_READ, defaultRef, repositoryOf } from './repo_context.js';
 import { logIds } from '../git/log.js';
 import { commitStats } from '../git/commit_stats.js';
 import { commitBasic, commitDetail } from '../entities/commit.js';
+import { pipelineBasic } from '../entities/pipeline.js';
+import { lastPipelineFor } from '../finders/commit_statuses.js';
 
 const seconds = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
 
@@ -57,11 +60,12 @@ export const commitRoutes: Route[] = [
       const oid = await reader.resolveCommit(path.sha);
       if (!oid) throw notFound('Commit');
       const commit = await reader.commit(oid);
+      // Commit#last_pipeline and Commit#status: the project's newest pipeline at this commit.
+      const last = await lastPipelineFor(deps.db, project.id, oid);
       return commitDetail(commit, {
         stats: stats ? await commitStats(reader, oid) : undefined,
-        // No pipelines exist yet: no status, no last pipeline.
-        status: null,
-        lastPipeline: null,
+        status: last?.status ?? null,
+        lastPipeline: last ? pipelineBasic(last) : null,
         projectId: project.id,
       });
     },

@@ -7,9 +7,9 @@ import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
 import { fullPathOf } from '../finders/projects.js';
-import { buildsQuery, findPipeline, JOB_SCOPES, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesQuery } from '../finders/pipelines.js';
+import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesQuery } from '../finders/pipelines.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
-import { jobEntity, pipelineEntity } from '../entities/pipeline.js';
+import { jobEntity, pipelineCoverage, pipelineEntity } from '../entities/pipeline.js';
 import { createPipeline } from '../services/ci/create_pipeline.js';
 import { cancelPipeline, retryPipeline } from '../services/ci/pipeline_actions.js';
 import { Invalid } from '../store/domain_errors.js';
@@ -26,7 +26,9 @@ export async function usersById(deps: Deps, ids: (number | null)[]): Promise<Map
 
 async function presentPipeline(deps: Deps, row: PipelineRow) {
   const users = await usersById(deps, [row.user_id]);
-  return pipelineEntity(row, users.get(row.user_id ?? -1), deps.urls);
+  // Computed as 10.8 does on each read, external statuses' coverage included.
+  const coverage = pipelineCoverage(await latestCoverages(deps.db, row.id));
+  return pipelineEntity({ ...row, coverage }, users.get(row.user_id ?? -1), deps.urls);
 }
 
 export async function presentJobs(deps: Deps, project: ProjectWithNamespace, builds: BuildRow[]) {

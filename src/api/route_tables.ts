@@ -9,6 +9,7 @@ import { labelRoutes } from './labels.js';
 import { milestoneRoutes } from './milestones.js';
 import { pipelineRoutes } from './pipelines.js';
 import { jobRoutes } from './jobs.js';
+import { commitStatusRoutes } from './commit_statuses.js';
 import { groupVariableRoutes, projectVariableRoutes } from './ci_variables.js';
 import { deploymentRoutes } from './deployments.js';
 import { environmentRoutes } from './environments.js';
@@ -65,6 +66,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'milestones', routes: milestoneRoutes },
   { family: 'pipelines', routes: pipelineRoutes },
   { family: 'jobs', routes: jobRoutes },
+  { family: 'commit_statuses', routes: commitStatusRoutes },
   { family: 'variables', routes: projectVariableRoutes },
   { family: 'group_variables', routes: groupVariableRoutes },
   { family: 'deployments', routes: deploymentRoutes },

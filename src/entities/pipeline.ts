@@ -12,6 +12,22 @@ export function pipelineBasic(p: Pick<PipelineRow, 'id' | 'sha' | 'ref' | 'statu
   return { id: p.id, sha: p.sha, ref: p.ref, status: p.status };
 }
 
+/**
+ * Ci::Pipeline#coverage: the mean of its latest statuses' coverage as Ruby's '%.2f' writes it
+ * (an exact binary tie rounds to even, as C's printf does); null when none has one.
+ */
+export function pipelineCoverage(values: readonly number[]): string | null {
+  if (!values.length) return null;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  // toFixed rounds the exact binary value half up; the only exact ties at two decimals are
+  // odd multiples of 1/8 (x.125, x.375, ...), which printf takes to the even neighbour.
+  if (Number.isInteger(mean * 8) && !Number.isInteger(mean * 4)) {
+    const floor = Math.floor(mean * 100);
+    return ((floor % 2 === 0 ? floor : floor + 1) / 100).toFixed(2);
+  }
+  return mean.toFixed(2);
+}
+
 export function pipelineEntity(p: PipelineRow, user: UserRow | undefined, urls: Urls) {
   return {
     ...pipelineBasic(p),

@@ -1,6 +1,7 @@
 // GitLab 10.8's PipelinesFinder and the jobs lists: a project's pipelines with every filter of
 // GET /projects/:id/pipelines (scope, status, ref, sha, yaml_errors, name, username,
-// order_by, sort), and a project's or a pipeline's latest jobs by scope. One query per list.
+// order_by, sort), and a project's or a pipeline's latest jobs by scope (Ci::Build rows only).
+// One query per list.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
@@ -57,10 +58,24 @@ export async function findBuild(db: Conn, projectId: number, id: number): Promis
 
 export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'] as const;
 
-/** A project's (or one pipeline's) jobs, newest first, retried ones too (as 10.8's `pipeline.builds`), optionally of some statuses. */
+/**
+ * A project's (or one pipeline's) jobs, newest first, retried ones too (as 10.8's
+ * `pipeline.builds`), optionally of some statuses: its Ci::Builds (`user_project.builds`,
+ * `pipeline.builds`), never external commit statuses.
+ */
 export function buildsQuery(db: Conn, projectId: number, opts: { pipelineId?: number; scope?: string[] }): Knex.QueryBuilder {
-  const q = db('ci_builds').where({ project_id: projectId }).orderBy('id', 'desc');
+  const q = db('ci_builds').where({ project_id: projectId, type: 'Ci::Build' }).orderBy('id', 'desc');
   if (opts.pipelineId !== undefined) q.where({ pipeline_id: opts.pipelineId });
   if (opts.scope?.length) q.whereIn('status', opts.scope);
   return q;
+}
+
+/** The coverage of each latest status of a pipeline (jobs and external statuses), oldest first. */
+export async function latestCoverages(db: Conn, pipelineId: number): Promise<number[]> {
+  const rows: { coverage: number | string }[] = await db('ci_builds')
+    .where({ pipeline_id: pipelineId, retried: false })
+    .whereNotNull('coverage')
+    .orderBy('id')
+    .select('coverage');
+  return rows.map((r) => Number(r.coverage));
 }

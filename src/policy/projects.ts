@@ -160,7 +160,9 @@ export type ProjectLevelAbility =
   | 'read_build'
   | 'update_build'
   | 'create_pipeline'
-  | 'update_pipeline';
+  | 'update_pipeline'
+  | 'read_commit_status'
+  | 'create_commit_status';
 
 const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   read_project: GUEST,
@@ -187,10 +189,15 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   update_build: DEVELOPER,
   create_pipeline: DEVELOPER,
   update_pipeline: DEVELOPER,
+  // External CI's commit statuses (lib/api/commit_statuses.rb): reporters (and any reader of a
+  // public or internal project) read them, developers post them; 10.8 keeps them when builds
+  // are disabled, and its archived rule refuses create_commit_status.
+  read_commit_status: REPORTER,
+  create_commit_status: DEVELOPER,
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_build']);
+const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_build', 'read_commit_status']);
 
 /**
  * The project rule itself (policy-internal: callers outside policy/ use `can()` of can.ts).

@@ -1,7 +1,7 @@
 // Drives CI with Debian's python-gitlab 3.12 (test/interop/python_ci/ci.py): variables,
-// pipelines, jobs, traces, deployments and environments through its managers, unchanged,
-// against a server whose built-in shell runner runs the jobs (WHARF_RUNNER=shell) and whose
-// background jobs create the pipelines of pushes.
+// pipelines, jobs, traces, deployments, environments and commit statuses through its managers,
+// unchanged, against a server whose built-in shell runner runs the jobs (WHARF_RUNNER=shell)
+// and whose background jobs create the pipelines of pushes.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ describe('interop: python-gitlab 3.12 CI managers', function () {
   });
   after(async () => s?.close());
 
-  it('runs ci.py: group/project variables, pipelines (create, retry, cancel), jobs and trace, deployments, environments', async () => {
+  it('runs ci.py: group/project variables, pipelines (create, retry, cancel), jobs and trace, deployments, environments, commit statuses', async () => {
     // Asynchronous: the server answers from this same process.
     const run = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
       const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN };

@@ -112,6 +112,26 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
     required: ['version', 'revision'],
     properties: { version: { type: 'string' }, revision: { type: 'string' } },
   },
+  // entities/commit_status.ts: a job or an external CI's status of a commit
+  CommitStatus: {
+    type: 'object',
+    required: ['id', 'sha', 'ref', 'status', 'name', 'target_url', 'description', 'created_at', 'started_at', 'finished_at', 'allow_failure', 'coverage', 'author'],
+    properties: {
+      id: { type: 'integer' },
+      sha: { type: 'string' },
+      ref: { type: 'string' },
+      status: { type: 'string', enum: ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual'] },
+      name: { type: 'string' },
+      target_url: nullable('string'),
+      description: nullable('string'),
+      created_at: { type: 'string', format: 'date-time' },
+      started_at: nullable('string'),
+      finished_at: nullable('string'),
+      allow_failure: { type: 'boolean' },
+      coverage: nullable('number'),
+      author: { type: ['object', 'null'], description: 'UserBasic: the user who posted it (or whose job it is).' },
+    },
+  },
 };
 
 /** Bodies that are a bare JSON value (`true` from block/unblock, ...). */

@@ -28,7 +28,8 @@ export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<vo
 
 export async function retryPipeline(deps: Deps, pipelineId: number, userId: number): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const latest: BuildRow[] = await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false });
+    // Ci::RetryPipelineService works on `pipeline.builds`: external statuses stay as they are.
+    const latest: BuildRow[] = await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, type: 'Ci::Build' });
     const stamp = now();
     for (const b of latest.filter((x) => x.status === 'failed' || x.status === 'canceled')) {
       await tx('ci_builds').where({ id: b.id }).update({ retried: true, updated_at: stamp });
@@ -36,7 +37,7 @@ export async function retryPipeline(deps: Deps, pipelineId: number, userId: numb
       await onBuildCreated(tx, { ...clone, id: await insertBuild(tx, clone) });
     }
     // skipped jobs are decided again, in place
-    await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, status: 'skipped' }).update({ status: 'created', finished_at: null, updated_at: stamp });
+    await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, status: 'skipped', type: 'Ci::Build' }).update({ status: 'created', finished_at: null, updated_at: stamp });
     await tx('ci_pipelines').where({ id: pipelineId }).update({ finished_at: null });
     await onPipelineRetried(tx, await tx('ci_pipelines').where({ id: pipelineId }).first());
     await processPipeline(tx, pipelineId);

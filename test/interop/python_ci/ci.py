@@ -1,7 +1,8 @@
 """CI through python-gitlab's managers, unchanged: group.variables and project.variables
 (create, list, get, save, delete), project.pipelines (list, get, create, retry, cancel),
-pipeline.jobs.list, project.jobs.get with trace(), project.deployments (list, get) and
-project.environments.list. Run by test/interop/python-gitlab-ci.test.ts against a server with
+pipeline.jobs.list, project.jobs.get with trace(), project.deployments (list, get),
+project.environments.list, and an external CI's commit.statuses (create, list) with the commit's
+last_pipeline. Run by test/interop/python-gitlab-ci.test.ts against a server with
 the built-in shell runner (WHARF_RUNNER=shell) and its background jobs on."""
 import os
 import sys
@@ -137,12 +138,36 @@ def deployments(project, pipeline):
     expect([(e.name, e.external_url) for e in environments] == [("production", "https://prod.example.com")], "environments")
 
 
+def statuses(project, pipeline):
+    """An external CI posts to the pipeline's commit; its status counts in the pipeline's."""
+    sha = pipeline.sha
+    head = project.commits.get(sha)
+    posted = head.statuses.create({"state": "running", "name": "external", "target_url": "https://ci.example.com/1"})
+    expect((posted.status, posted.sha, posted.ref) == ("running", sha, "master"), f"posted {posted.attributes}")
+    expect(wait(pipeline, "status", ("running",), seconds=5) == "running", "the pipeline runs again")
+    done = head.statuses.create({"state": "success", "context": "external", "coverage": 90.5})
+    expect((done.id, done.status, done.coverage) == (posted.id, "success", 90.5), f"done {done.attributes}")
+    expect(wait(pipeline, "status", ("success",), seconds=5) == "success", "the pipeline succeeds again")
+    names = sorted(st.name for st in head.statuses.list(all=True))
+    expect("external" in names and "deploy" in names, f"statuses {names}")
+    try:
+        head.statuses.create({"state": "running", "name": "external", "ref": "master"})
+        head.statuses.create({"state": "running", "name": "external", "ref": "master"})
+        expect(False, "running twice was accepted")
+    except gitlab_errors().GitlabCreateError as err:
+        expect(err.response_code == 400 and "Cannot transition status via :run from :running" in str(err.error_message), f"twice {err}")
+    newest = max(p.id for p in project.pipelines.list(all=True) if p.sha == sha)
+    again = project.commits.get(sha)
+    expect(again.last_pipeline["id"] == newest and again.status == again.last_pipeline["status"], f"commit {again.attributes}")
+
+
 def main():
     group = gl.groups.create({"name": "py-ci", "path": "py-ci"})
     project = gl.projects.create({"name": "py-ci-project", "namespace_id": group.id})
     variables(group, project)
     pipeline = pipelines(project)
     deployments(project, pipeline)
+    statuses(project, pipeline)
 
 
 run(main)
