@@ -1,6 +1,6 @@
 // GitLab 10.8's PipelinesFinder and the jobs lists: a project's pipelines with every filter of
 // GET /projects/:id/pipelines (scope, status, ref, sha, yaml_errors, name, username,
-// order_by, sort), and a project's or a pipeline's latest jobs by scope (Ci::Build rows only).
+// order_by, sort), and a project's or a pipeline's jobs by scope (Ci::Build rows only).
 // One query per list.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
