@@ -9,10 +9,10 @@ import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
 import { commitStatusesQuery, findStatusWithSha } from '../finders/commit_statuses.js';
+import { usersById } from '../finders/users.js';
 import { commitStatusEntity, type StatusWithSha } from '../entities/commit_status.js';
 import { POSTED_STATES, type PostedState } from '../services/ci/commit_status_machine.js';
 import { postCommitStatus } from '../services/ci/post_commit_status.js';
-import { usersById } from './pipelines.js';
 import { repositoryOf } from './repo_context.js';
 import { route, type Route } from './route.js';
 
@@ -20,7 +20,7 @@ import { route, type Route } from './route.js';
 const toBoolean = (v: string | undefined) => v !== undefined && /^(true|t|yes|y|1|on)$/i.test(v);
 
 async function presentStatuses(deps: Deps, rows: StatusWithSha[]) {
-  const users = await usersById(deps, rows.map((r) => r.user_id));
+  const users = await usersById(deps.db, rows.map((r) => r.user_id));
   return rows.map((r) => commitStatusEntity(r, users.get(r.user_id ?? -1), deps.urls));
 }
 

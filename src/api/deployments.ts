@@ -14,12 +14,13 @@ import { deploymentEntity } from '../entities/deployment.js';
 import { userBasic } from '../entities/user.js';
 import type { BuildRow, DeploymentRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { presentJobs, usersById } from './pipelines.js';
+import { usersById } from '../finders/users.js';
+import { presentJobs } from './pipelines.js';
 import { route, type Route } from './route.js';
 
 async function presentDeployments(deps: Deps, project: ProjectWithNamespace, rows: DeploymentRow[]) {
   const { environments, builds } = await deploymentEmbeds(deps.db, rows);
-  const users = await usersById(deps, rows.map((d) => d.user_id));
+  const users = await usersById(deps.db, rows.map((d) => d.user_id));
   const buildList: BuildRow[] = [...builds.values()];
   const jobs = await presentJobs(deps, project, buildList);
   const jobById = new Map(buildList.map((b, i) => [b.id, jobs[i]]));

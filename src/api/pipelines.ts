@@ -7,6 +7,7 @@ import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
 import { fullPathOf } from '../finders/projects.js';
+import { usersById } from '../finders/users.js';
 import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesQuery } from '../finders/pipelines.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { jobEntity, pipelineCoverage, pipelineEntity } from '../entities/pipeline.js';
@@ -15,24 +16,18 @@ import { cancelPipeline, retryPipeline } from '../services/ci/pipeline_actions.j
 import { Invalid } from '../store/domain_errors.js';
 import { CI_STATUSES } from '../store/ci_statuses.js';
 import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
-import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
+import type { ProjectWithNamespace } from '../store/rows.js';
 import { route, type Route } from './route.js';
 
-export async function usersById(deps: Deps, ids: (number | null)[]): Promise<Map<number, UserRow>> {
-  const wanted = [...new Set(ids.filter((i): i is number => i !== null))];
-  const rows: UserRow[] = wanted.length ? await deps.db('users').whereIn('id', wanted) : [];
-  return new Map(rows.map((u) => [u.id, u]));
-}
-
 async function presentPipeline(deps: Deps, row: PipelineRow) {
-  const users = await usersById(deps, [row.user_id]);
+  const users = await usersById(deps.db, [row.user_id]);
   // Computed as 10.8 does on each read, external statuses' coverage included.
   const coverage = pipelineCoverage(await latestCoverages(deps.db, row.id));
   return pipelineEntity({ ...row, coverage }, users.get(row.user_id ?? -1), deps.urls);
 }
 
 export async function presentJobs(deps: Deps, project: ProjectWithNamespace, builds: BuildRow[]) {
-  const users = await usersById(deps, builds.map((b) => b.user_id));
+  const users = await usersById(deps.db, builds.map((b) => b.user_id));
   const pipelineIds = [...new Set(builds.map((b) => b.pipeline_id))];
   const pipelines: PipelineRow[] = pipelineIds.length ? await deps.db('ci_pipelines').whereIn('id', pipelineIds) : [];
   const byId = new Map(pipelines.map((x) => [x.id, x]));

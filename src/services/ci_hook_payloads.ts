@@ -9,6 +9,7 @@ import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
 import { fullPathOf } from '../finders/projects.js';
+import { usersById } from '../finders/users.js';
 import { RepoReader } from '../git/reader.js';
 import { bool, commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './hook_attrs.js';
 import type { JobHookEvent, PipelineHookEvent } from './hook_triggers.js';
@@ -26,19 +27,13 @@ function jobDuration(b: BuildRow): number | null {
   return ((b.finished_at ? Date.parse(b.finished_at) : Date.now()) - Date.parse(b.started_at)) / 1000;
 }
 
-async function usersById(deps: Deps, ids: (number | null)[]): Promise<Map<number, UserRow>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  const rows: UserRow[] = wanted.length ? await deps.db('users').whereIn('id', wanted) : [];
-  return new Map(rows.map((u) => [u.id, u]));
-}
-
 function artifactsFile(b: BuildRow): Json {
   return { filename: b.artifacts_file ? b.artifacts_file.split('/').pop() : null, size: b.artifacts_size ?? null };
 }
 
 export async function pipelineHookBody(deps: Deps, project: ProjectWithNamespace, event: PipelineHookEvent): Promise<Json> {
   const { pipeline, builds } = event;
-  const users = await usersById(deps, [pipeline.user_id, ...builds.map((b) => b.user_id)]);
+  const users = await usersById(deps.db, [pipeline.user_id, ...builds.map((b) => b.user_id)]);
   const userOf = (id: number | null) => (id === null || !users.has(id) ? null : userHookAttrs(users.get(id)));
   return {
     object_kind: 'pipeline',

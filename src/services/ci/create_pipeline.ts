@@ -14,7 +14,7 @@ import { parseCiConfig } from '../ci_config/config.js';
 import { CiConfigError, type CiConfig, type CiJob } from '../ci_config/types.js';
 import { processPipeline } from './process_pipeline.js';
 import { jobRunsFor } from './ref_policy.js';
-import { onBuildCreated } from './status_events.js';
+import { onBuildsCreated } from './status_events.js';
 
 export interface PipelineRequest {
   ref: string;
@@ -80,11 +80,13 @@ async function insertPipeline(deps: Deps, row: Omit<PipelineRow, 'id'>, jobs: Ci
   const id = await deps.db.transaction(async (tx) => {
     const [inserted] = await tx('ci_pipelines').insert(row).returning('id');
     const pipelineId = typeof inserted === 'number' ? inserted : Number(inserted.id);
+    const builds: BuildRow[] = [];
     for (const job of jobs) {
       const build = buildRow(row, pipelineId, job);
       const [inserted] = await tx('ci_builds').insert(build).returning('id');
-      await onBuildCreated(tx, { ...build, id: typeof inserted === 'number' ? inserted : Number(inserted.id) } as BuildRow);
+      builds.push({ ...build, id: typeof inserted === 'number' ? inserted : Number(inserted.id) } as BuildRow);
     }
+    await onBuildsCreated(tx, builds);
     if (jobs.length) await processPipeline(tx, pipelineId);
     return pipelineId;
   });

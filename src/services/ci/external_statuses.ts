@@ -7,6 +7,7 @@
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { Conn } from '../../store/db.js';
 import { now } from '../../store/time.js';
+import { insertBuild } from './job_clones.js';
 
 export const GENERIC_STATUS_TYPE = 'GenericCommitStatus';
 
@@ -29,16 +30,15 @@ export async function pipelineFor(tx: Conn, projectId: number, userId: number, s
 /** A new external status in `created`, of the pipeline's project. */
 export async function insertExternalStatus(tx: Conn, pipeline: PipelineRow, s: { name: string; ref: string; userId: number }): Promise<BuildRow> {
   const stamp = now();
-  const row = {
+  const row: Omit<BuildRow, 'id'> = {
     project_id: pipeline.project_id, pipeline_id: pipeline.id, name: s.name, stage: 'external', stage_idx: 1_000_000,
-    status: 'created' as const, when: 'on_success', allow_failure: false, retried: false, ref: s.ref, tag: false,
+    status: 'created', when: 'on_success', allow_failure: false, retried: false, ref: s.ref, tag: false,
     options: '{}', yaml_variables: '[]', tag_list: '[]', environment: null, coverage_regex: null, coverage: null,
     user_id: s.userId, token_digest: null, created_at: stamp, updated_at: stamp, queued_at: null, started_at: null,
     finished_at: null, artifacts_file: null, artifacts_size: null, artifacts_expire_at: null,
     type: GENERIC_STATUS_TYPE, description: null, target_url: null,
   };
-  const [inserted] = await tx('ci_builds').insert(row).returning('id');
-  return { ...row, id: idOf(inserted) };
+  return { ...row, id: await insertBuild(tx, row) };
 }
 
 /** Every latest status of the pipeline that a newer one of its name replaced becomes retried. */

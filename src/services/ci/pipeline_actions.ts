@@ -13,7 +13,7 @@ import { now } from '../../store/time.js';
 import { cloneOf, insertBuild } from './job_clones.js';
 import { processPipeline } from './process_pipeline.js';
 import { transitionBuild } from './build_transitions.js';
-import { onBuildCreated, onJobRetried, onPipelineRetried } from './status_events.js';
+import { onBuildsCreated, onJobRetried, onPipelineRetried } from './status_events.js';
 
 export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<void> {
   // Later stages first: processing after each cancel then never decides a waiting job of a
@@ -31,11 +31,13 @@ export async function retryPipeline(deps: Deps, pipelineId: number, userId: numb
     // Ci::RetryPipelineService works on `pipeline.builds`: external statuses stay as they are.
     const latest: BuildRow[] = await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, type: 'Ci::Build' });
     const stamp = now();
+    const clones: BuildRow[] = [];
     for (const b of latest.filter((x) => x.status === 'failed' || x.status === 'canceled')) {
       await tx('ci_builds').where({ id: b.id }).update({ retried: true, updated_at: stamp });
       const clone = cloneOf(b, userId, stamp);
-      await onBuildCreated(tx, { ...clone, id: await insertBuild(tx, clone) });
+      clones.push({ ...clone, id: await insertBuild(tx, clone) });
     }
+    await onBuildsCreated(tx, clones);
     // skipped jobs are decided again, in place
     await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, status: 'skipped', type: 'Ci::Build' }).update({ status: 'created', finished_at: null, updated_at: stamp });
     await tx('ci_pipelines').where({ id: pipelineId }).update({ finished_at: null });

@@ -4,13 +4,13 @@
 // statuses (BuildHooksWorker reads Ci::Build only); a `build_failed` to-do when a job or
 // status fails; and when a pipeline's status changes, a pipeline event to its
 // `pipeline_hooks` and the merge of the merge requests waiting for it
-// (merge_when_pipeline_succeeds). Every place that creates a job calls onBuildCreated, every
+// (merge_when_pipeline_succeeds). Every place that creates a job calls onBuildCreated (onBuildsCreated for many), every
 // place that changes a job's status onBuildStatusChange; updatePipelineStatus calls
 // onPipelineStatusChange; the retries call onJobRetried / onPipelineRetried.
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { CiStatus } from '../../store/ci_statuses.js';
-import { enqueueProjectHooks } from '../hook_triggers.js';
+import { enqueueProjectHooks, projectHasHooks } from '../hook_triggers.js';
 import { enqueueMergeOnPipelineSuccess } from './merge_on_success.js';
 import { buildFailedTodos, closeTodosOnJobRetry, closeTodosOnPipelineRetry } from './build_failed_todos.js';
 
@@ -21,9 +21,15 @@ async function enqueueJobHook(db: Conn, build: BuildRow): Promise<void> {
   await enqueueProjectHooks(db, build.project_id, 'job_hooks', { kind: 'build', projectId: build.project_id, build });
 }
 
-/** After a job row was inserted (a new pipeline's, or a retry's clone). */
+/** After a job row was inserted (a retry's clone, an external status). */
 export async function onBuildCreated(db: Conn, build: BuildRow): Promise<void> {
   if (isJob(build)) await enqueueJobHook(db, build);
+}
+
+/** After job rows of one pipeline were inserted: asks for the project's job hooks once. */
+export async function onBuildsCreated(db: Conn, builds: BuildRow[]): Promise<void> {
+  if (!builds.length || !(await projectHasHooks(db, builds[0].project_id, 'job_hooks'))) return;
+  for (const build of builds) await onBuildCreated(db, build);
 }
 
 /** After a job's status changed from `from` to `build.status`. */
