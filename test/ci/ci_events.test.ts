@@ -218,4 +218,16 @@ describe('CI events: hooks, build_failed to-dos, retry:', function () {
     await run(okPipeline.id, 'flaky', 'success');
     expect((await s.get(`/projects/${ok.id}/pipelines/${okPipeline.id}`, { token: owner.token })).body.status).to.equal('success');
   });
+
+  it('retry: retries no more once the job\'s user may not update jobs of the project', async () => {
+    const p = await project('flaky:\n  script: exit 1\n  retry: 2\n');
+    await writeFiles(s, p, 'dana-branch', { 'd.txt': 'd\n' }, { message: 'By dana', start: 'master', token: dev.token });
+    await s.drainJobs();
+    const pipeline = await latestPipeline(p, 'dana-branch');
+    const removed = await s.delete(`/projects/${p.id}/members/${dev.user.id}`, { token: owner.token });
+    expect(removed.status, removed.text).to.equal(204);
+    await run(pipeline.id, 'flaky', 'failed');
+    expect((await jobsOf(p, pipeline.id)).map((j) => j.status)).to.deep.equal(['failed']);
+    expect((await s.get(`/projects/${p.id}/pipelines/${pipeline.id}`, { token: owner.token })).body.status).to.equal('failed');
+  });
 });

@@ -2,9 +2,15 @@
 // while its pipeline holds fewer retried jobs of its name than its `retry` count is retried
 // at once, by its own user (Ci::Build.retry): the failed job is marked retried (so it gives no
 // build_failed to-do and leaves the pipeline's status) and a pending clone takes its place.
+// As Ci::RetryBuildService, only while that user may still update_build in the project (a
+// user removed from it meanwhile gets no more runs: the job just fails).
 import type { Conn } from '../../store/db.js';
 import type { BuildRow } from '../../store/ci_rows.js';
+import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
+import { findProjectByIdOrPath } from '../../finders/projects.js';
+import { can } from '../../policy/can.js';
+import { projectAccess } from '../../policy/projects.js';
 import { cloneOf, insertBuild } from './job_clones.js';
 import { onJobRetried } from './status_events.js';
 
@@ -17,6 +23,13 @@ function retriesMax(build: BuildRow): number {
   }
 }
 
+async function userMayRetry(tx: Conn, build: BuildRow): Promise<boolean> {
+  const user: UserRow | undefined = build.user_id === null ? undefined : await tx('users').where({ id: build.user_id }).first();
+  const project = await findProjectByIdOrPath(tx, String(build.project_id));
+  if (!user || !project) return false;
+  return can(user, { kind: 'project', project, access: await projectAccess(tx, user, project) }, 'update_build');
+}
+
 /** Before `build` moves to failed: answers whether a clone was queued in its place. */
 export async function retryFailingJob(tx: Conn, build: BuildRow): Promise<boolean> {
   if (build.type !== undefined && build.type !== null && build.type !== 'Ci::Build') return false;
@@ -24,6 +37,7 @@ export async function retryFailingJob(tx: Conn, build: BuildRow): Promise<boolea
   if (max <= 0) return false;
   const [{ n }] = await tx('ci_builds').where({ pipeline_id: build.pipeline_id, name: build.name, retried: true }).count({ n: '*' });
   if (Number(n) >= max) return false;
+  if (!(await userMayRetry(tx, build))) return false;
   const stamp = now();
   const clone: Omit<BuildRow, 'id'> = { ...cloneOf(build, build.user_id, stamp), status: 'pending', queued_at: stamp };
   await onJobRetried(tx, { ...clone, id: await insertBuild(tx, clone) });
