@@ -7,42 +7,43 @@
 // The job queue lives elsewhere: its owner calls registerQueueMetrics() with a function that
 // reads the queue (scraped on demand; a failing or missing source is skipped), and may count
 // runs and failures with recordJobRun/recordJobFailure as they happen.
-import client from 'prom-client';
-
-export const registry = new client.Registry();
-client.collectDefaultMetrics({ register: registry });
+//
+// prom-client is loaded on the first scrape, not at start (it costs an idle process several MB,
+// issue #12); Wharf's own metrics record from the start in services/metric_values.ts, and
+// Node's process metrics start then (their counters, CPU seconds and the like, count from the
+// process's start all the same; the garbage-collection histogram from that first scrape).
+import type { Metric, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from './metric_values.js';
 
 const ROUTE_LABELS = ['method', 'route', 'status'] as const;
 
-export const httpRequests = new client.Counter({
+export const httpRequests = new Counter({
   name: 'http_requests_total',
   help: 'Requests served, by method, route template and status',
   labelNames: ROUTE_LABELS,
-  registers: [registry],
 });
 
-export const httpDuration = new client.Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'Time to answer a request, by method, route template and status',
-  labelNames: ROUTE_LABELS,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-  registers: [registry],
-});
+export const httpDuration = new Histogram(
+  {
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer a request, by method, route template and status',
+    labelNames: ROUTE_LABELS,
+  },
+  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+);
 
 export type GitOperation = 'clone' | 'fetch' | 'ls_refs' | 'push' | 'advertise';
 
-export const gitOperations = new client.Counter({
+const gitOperations = new Counter({
   name: 'wharf_git_operations_total',
   help: 'git over HTTP requests served: clone and fetch (upload-pack requests without and with `have` lines), push, ref advertisements',
   labelNames: ['operation'] as const,
-  registers: [registry],
 });
 
-export const gitBytes = new client.Counter({
+const gitBytes = new Counter({
   name: 'wharf_git_transferred_bytes_total',
   help: 'Bytes of git over HTTP bodies, received from clients and sent to them, by service',
   labelNames: ['direction', 'service'] as const,
-  registers: [registry],
 });
 
 /** Records one served git request. */
@@ -71,20 +72,21 @@ export function registerDbPool(db: { client: { pool?: unknown } }): () => void {
   return () => pools.delete(pool);
 }
 
-new client.Gauge({
-  name: 'wharf_db_pool_connections',
-  help: 'Database connections by state: used, free, pending_acquires (requests waiting for one), pending_creates, max',
-  labelNames: ['state'] as const,
-  registers: [registry],
-  collect() {
-    const sum = (f: (p: Pool) => number) => [...pools].reduce((n, p) => n + f(p), 0);
-    this.set({ state: 'used' }, sum((p) => p.numUsed()));
-    this.set({ state: 'free' }, sum((p) => p.numFree()));
-    this.set({ state: 'pending_acquires' }, sum((p) => p.numPendingAcquires()));
-    this.set({ state: 'pending_creates' }, sum((p) => p.numPendingCreates()));
-    this.set({ state: 'max' }, sum((p) => p.max));
+const dbPool = new Gauge(
+  {
+    name: 'wharf_db_pool_connections',
+    help: 'Database connections by state: used, free, pending_acquires (requests waiting for one), pending_creates, max',
+    labelNames: ['state'] as const,
   },
-});
+  (gauge) => {
+    const sum = (f: (p: Pool) => number) => [...pools].reduce((n, p) => n + f(p), 0);
+    gauge.set({ state: 'used' }, sum((p) => p.numUsed()));
+    gauge.set({ state: 'free' }, sum((p) => p.numFree()));
+    gauge.set({ state: 'pending_acquires' }, sum((p) => p.numPendingAcquires()));
+    gauge.set({ state: 'pending_creates' }, sum((p) => p.numPendingCreates()));
+    gauge.set({ state: 'max' }, sum((p) => p.max));
+  },
+);
 
 /** One reading of the job queue. */
 export interface QueueSnapshot {
@@ -106,28 +108,27 @@ export function registerQueueMetrics(source: QueueSource, onError?: (err: unknow
   return () => queueSources.delete(source);
 }
 
-const backlog = new client.Gauge({ name: 'wharf_job_queue_backlog', help: 'Jobs waiting, by queue', labelNames: ['queue'] as const, registers: [registry] });
-const latency = new client.Gauge({
+const backlog = new Gauge({ name: 'wharf_job_queue_backlog', help: 'Jobs waiting, by queue', labelNames: ['queue'] as const });
+const latency = new Gauge({
   name: 'wharf_job_queue_latency_seconds',
   help: 'How long the oldest waiting job of each queue has waited',
   labelNames: ['queue'] as const,
-  registers: [registry],
 });
-const jobTotals = new client.Gauge({ name: 'wharf_jobs', help: 'Jobs the queue has recorded, by outcome (processed, failed)', labelNames: ['outcome'] as const, registers: [registry] });
+const jobTotals = new Gauge({ name: 'wharf_jobs', help: 'Jobs the queue has recorded, by outcome (processed, failed)', labelNames: ['outcome'] as const });
 
-export const jobRuns = new client.Histogram({
-  name: 'wharf_job_duration_seconds',
-  help: 'Time a job took to run, by queue and outcome, in this process',
-  labelNames: ['queue', 'outcome'] as const,
-  buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800],
-  registers: [registry],
-});
+const jobRuns = new Histogram(
+  {
+    name: 'wharf_job_duration_seconds',
+    help: 'Time a job took to run, by queue and outcome, in this process',
+    labelNames: ['queue', 'outcome'] as const,
+  },
+  [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800],
+);
 
-export const jobFailures = new client.Counter({
+const jobFailures = new Counter({
   name: 'wharf_job_failures_total',
   help: 'Job runs that failed, by queue, in this process',
   labelNames: ['queue'] as const,
-  registers: [registry],
 });
 
 export function recordJobRun(queue: string, seconds: number, ok: boolean): void {
@@ -155,8 +156,24 @@ async function collectQueues(): Promise<void> {
   }
 }
 
+const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures];
+
+let registry: Promise<Registry> | null = null;
+
+/** prom-client's registry, made on the first scrape: Node's process metrics and ours. */
+function theRegistry(): Promise<Registry> {
+  registry ??= import('prom-client').then(({ default: client }) => {
+    const r = new client.Registry();
+    client.collectDefaultMetrics({ register: r });
+    for (const metric of OWN) r.registerMetric(metric as unknown as Metric);
+    return r;
+  });
+  return registry;
+}
+
 /** The text exposition of every metric. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  const r = await theRegistry();
   await collectQueues();
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  return { contentType: r.contentType, body: await r.metrics() };
 }
