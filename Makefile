@@ -11,6 +11,7 @@ install: node_modules/.installed
 build: install
 	rm -rf dist
 	npx tsc -p tsconfig.json
+	node dist/src/build_template.js
 
 # Installs, builds, migrates (at start) and serves on $PORT (default 8080).
 run: build

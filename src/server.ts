@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { openDb, migrate, postgresLocaleMismatch } from './store/db.js';
+import { openDb, migrate, postgresLocaleMismatch, isPostgresUrl } from './store/db.js';
+import { createFromTemplate } from './store/template_db.js';
 import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
@@ -51,6 +52,9 @@ export function processLogger(config: Config): Logger {
 }
 
 export async function prepare(config: Config, log: Logger = processLogger(config), options: StartOptions = {}): Promise<Deps> {
+  // A new SQLite database starts as a copy of the empty one `make build` made; migrate() then
+  // runs whatever that copy lacks (nothing, unless built otherwise).
+  if (options.setup !== false && !isPostgresUrl(config.db)) await createFromTemplate(config.db);
   const db = openDb(config.db, config.dbPoolSize);
   if (options.setup !== false) await migrate(db);
   if (options.setup !== false) {

@@ -115,7 +115,8 @@ export function openDb(target: string, poolSize = 4): Db {
   });
 }
 
-const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+/** The compiled migrations (dist/migrations). */
+export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
 export async function migrate(db: Db): Promise<void> {
   await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
