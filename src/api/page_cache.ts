@@ -22,7 +22,8 @@ const PAGE_HEADERS = ['X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Nex
 interface Page {
   stamp: number;
   headers: Record<string, string>;
-  body: string;
+  /** The JSON as bytes, which Node sends faster than a string (http/errors.ts, jsonMiddleware). */
+  body: Buffer;
 }
 
 class PageCache {
@@ -96,7 +97,7 @@ export async function cachedPage(
     send(ctx, hit.body);
     return HANDLED;
   }
-  const body = JSON.stringify(await render());
+  const body = Buffer.from(JSON.stringify(await render()));
   if (keep) {
     const headers: Record<string, string> = {};
     for (const name of PAGE_HEADERS) {
@@ -108,7 +109,7 @@ export async function cachedPage(
   return HANDLED;
 }
 
-function send(ctx: Koa.Context, body: string): void {
+function send(ctx: Koa.Context, body: Buffer): void {
   ctx.status = 200;
   ctx.body = body;
   ctx.set('Content-Type', 'application/json');
