@@ -359,6 +359,11 @@ describe('Worker processes (WHARF_WORKERS)', function () {
       }
       const workers = childrenOf(server.child.pid!);
       expect(workers).to.have.length(2);
+      // glibc's arenas: two per worker unless the administrator chose (src/workers.ts).
+      for (const pid of workers) {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        expect(environ, `worker ${pid}`).to.include('MALLOC_ARENA_MAX=2');
+      }
       await server.stop();
       for (const pid of workers) expect(alive(pid), `worker ${pid}`).to.equal(false);
     } finally {
