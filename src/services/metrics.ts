@@ -6,7 +6,7 @@
 //
 // The job queue lives elsewhere: its owner calls registerQueueMetrics() with a function that
 // reads the queue (scraped on demand; a failing or missing source is skipped), and may count
-// runs and failures with recordJobRun/recordJobFailure as they happen.
+// runs and failures with recordJobRun as they happen.
 //
 // prom-client is loaded on the first scrape, not at start (it costs an idle process several MB,
 // issue #12); Wharf's own metrics record from the start in services/metric_values.ts, and
