@@ -125,6 +125,16 @@ export async function enqueueProjectHooks(tx: Conn, projectId: number, scope: Ho
   await enqueueFor(tx, system, 'system_hooks', data);
 }
 
+/** enqueueProjectHooks for several events of one project (a new pipeline's jobs): the hooks are read once. */
+export async function enqueueProjectHooksEach(tx: Conn, projectId: number, scope: HookScope, events: HookEvent[]): Promise<void> {
+  if (!events.length) return;
+  const { project, system } = await hooksFor(tx, projectId, scope);
+  for (const data of events) {
+    await enqueueFor(tx, project, scope, data);
+    await enqueueFor(tx, system, 'system_hooks', data);
+  }
+}
+
 /** Queues a system event (SystemHooksService with scope :all) to every system hook. */
 export async function enqueueSystemHooks(tx: Conn, data: Record<string, unknown>): Promise<void> {
   const hooks = await tx('web_hooks').where({ type: 'SystemHook' }).orderBy('id').select('id');

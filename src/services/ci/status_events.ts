@@ -4,13 +4,14 @@
 // statuses (BuildHooksWorker reads Ci::Build only); a `build_failed` to-do when a job or
 // status fails; and when a pipeline's status changes, a pipeline event to its
 // `pipeline_hooks` and the merge of the merge requests waiting for it
-// (merge_when_pipeline_succeeds). Every place that creates a job calls onBuildCreated (onBuildsCreated for many), every
-// place that changes a job's status onBuildStatusChange; updatePipelineStatus calls
-// onPipelineStatusChange; the retries call onJobRetried / onPipelineRetried.
+// (merge_when_pipeline_succeeds). Every place that creates a job calls onBuildCreated
+// (onBuildsCreated for a pipeline's many), every place that changes a job's status
+// onBuildStatusChange; updatePipelineStatus calls onPipelineStatusChange; the retries call
+// onJobRetried / onPipelineRetried.
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { CiStatus } from '../../store/ci_statuses.js';
-import { enqueueProjectHooks, projectHasHooks } from '../hook_triggers.js';
+import { enqueueProjectHooks, enqueueProjectHooksEach } from '../hook_triggers.js';
 import { enqueueMergeOnPipelineSuccess } from './merge_on_success.js';
 import { buildFailedTodos, closeTodosOnJobRetry, closeTodosOnPipelineRetry } from './build_failed_todos.js';
 
@@ -26,10 +27,12 @@ export async function onBuildCreated(db: Conn, build: BuildRow): Promise<void> {
   if (isJob(build)) await enqueueJobHook(db, build);
 }
 
-/** After job rows of one pipeline were inserted: asks for the project's job hooks once. */
+/** After job rows of one pipeline were inserted: reads the project's job hooks once for all. */
 export async function onBuildsCreated(db: Conn, builds: BuildRow[]): Promise<void> {
-  if (!builds.length || !(await projectHasHooks(db, builds[0].project_id, 'job_hooks'))) return;
-  for (const build of builds) await onBuildCreated(db, build);
+  const jobs = builds.filter(isJob);
+  if (!jobs.length) return;
+  const events = jobs.map((build) => ({ kind: 'build' as const, projectId: build.project_id, build }));
+  await enqueueProjectHooksEach(db, jobs[0].project_id, 'job_hooks', events);
 }
 
 /** After a job's status changed from `from` to `build.status`. */
