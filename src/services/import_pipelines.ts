@@ -7,6 +7,7 @@
 // one of GitLab's, text is bounded.
 import type { Tx } from '../store/db.js';
 import { CI_STATUSES, type CiStatus } from '../store/ci_statuses.js';
+import { insertReturningId } from '../store/ids.js';
 
 type Row = Record<string, any>;
 
@@ -35,15 +36,12 @@ export async function restorePipelines(tx: Tx, projectId: number, pipelines: unk
     const ref = str(p.ref);
     if (!commit || !ref) continue;
     const created = stampOf(p.created_at, at) as string;
-    const [row] = await tx('ci_pipelines')
-      .insert({
-        project_id: projectId, ref, sha: commit, before_sha: sha(p.before_sha), tag: p.tag === true, yaml_errors: str(p.yaml_errors, 65_535), status: status(p.status),
-        source: SOURCES.has(p.source) ? p.source : 'push', user_id: p.user_id === null || p.user_id === undefined ? null : mapUser(p.user_id),
-        created_at: created, updated_at: stampOf(p.updated_at, created), started_at: stampOf(p.started_at, null), finished_at: stampOf(p.finished_at, null),
-        committed_at: stampOf(p.committed_at, null), duration: int(p.duration), coverage: str(p.coverage, 32),
-      })
-      .returning('id');
-    const pipelineId = Number(typeof row === 'object' ? row.id : row);
+    const pipelineId = await insertReturningId(tx, 'ci_pipelines', {
+      project_id: projectId, ref, sha: commit, before_sha: sha(p.before_sha), tag: p.tag === true, yaml_errors: str(p.yaml_errors, 65_535), status: status(p.status),
+      source: SOURCES.has(p.source) ? p.source : 'push', user_id: p.user_id === null || p.user_id === undefined ? null : mapUser(p.user_id),
+      created_at: created, updated_at: stampOf(p.updated_at, created), started_at: stampOf(p.started_at, null), finished_at: stampOf(p.finished_at, null),
+      committed_at: stampOf(p.committed_at, null), duration: int(p.duration), coverage: str(p.coverage, 32),
+    });
     for (const stage of list(p.stages)) {
       for (const j of list(stage.statuses)) {
         const name = str(j.name);

@@ -1,4 +1,4 @@
-// Rows inserted with explicit ids (the bootstrap's root, a copied database): SQLite's
+// A new row's id, and rows inserted with explicit ids (the bootstrap's root, a copied database): SQLite's
 // AUTOINCREMENT moves past them by itself; PostgreSQL's serial sequence does not, and its
 // next insert would collide. Move the sequence past the largest id, never back, so an id
 // is not handed out twice, as SQLite's AUTOINCREMENT never reuses one.
@@ -11,4 +11,10 @@ export async function advanceIdSequence(db: Conn, table: string): Promise<void> 
        FROM pg_get_serial_sequence(?, 'id') AS s`,
     [table, table],
   );
+}
+
+/** Inserts `row` into `table` and answers its id (Knex answers a number on SQLite, a row on PostgreSQL). */
+export async function insertReturningId(db: Conn, table: string, row: object): Promise<number> {
+  const [inserted] = await db(table).insert(row).returning('id');
+  return Number(typeof inserted === 'object' ? inserted.id : inserted);
 }

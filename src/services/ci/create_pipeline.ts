@@ -15,6 +15,7 @@ import { CiConfigError, type CiConfig, type CiJob } from '../ci_config/types.js'
 import { processPipeline } from './process_pipeline.js';
 import { jobRunsFor } from './ref_policy.js';
 import { onBuildsCreated } from './status_events.js';
+import { insertReturningId } from '../../store/ids.js';
 
 export interface PipelineRequest {
   ref: string;
@@ -78,13 +79,11 @@ function baseRow(project: ProjectWithNamespace, user: UserRow | null, req: Pipel
 
 async function insertPipeline(deps: Deps, row: Omit<PipelineRow, 'id'>, jobs: CiJob[]): Promise<PipelineRow> {
   const id = await deps.db.transaction(async (tx) => {
-    const [inserted] = await tx('ci_pipelines').insert(row).returning('id');
-    const pipelineId = typeof inserted === 'number' ? inserted : Number(inserted.id);
+    const pipelineId = await insertReturningId(tx, 'ci_pipelines', row);
     const builds: BuildRow[] = [];
     for (const job of jobs) {
       const build = buildRow(row, pipelineId, job);
-      const [inserted] = await tx('ci_builds').insert(build).returning('id');
-      builds.push({ ...build, id: typeof inserted === 'number' ? inserted : Number(inserted.id) } as BuildRow);
+      builds.push({ ...build, id: await insertReturningId(tx, 'ci_builds', build) } as BuildRow);
     }
     await onBuildsCreated(tx, builds);
     if (jobs.length) await processPipeline(tx, pipelineId);

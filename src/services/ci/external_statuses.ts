@@ -8,10 +8,9 @@ import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { Conn } from '../../store/db.js';
 import { now } from '../../store/time.js';
 import { insertBuild } from './job_clones.js';
+import { insertReturningId } from '../../store/ids.js';
 
 export const GENERIC_STATUS_TYPE = 'GenericCommitStatus';
-
-const idOf = (inserted: number | { id: number }) => (typeof inserted === 'number' ? inserted : Number(inserted.id));
 
 /** The project's newest pipeline of `ref` at `sha`, or a new external one. */
 export async function pipelineFor(tx: Conn, projectId: number, userId: number, sha: string, ref: string): Promise<PipelineRow> {
@@ -23,8 +22,7 @@ export async function pipelineFor(tx: Conn, projectId: number, userId: number, s
     user_id: userId, created_at: stamp, updated_at: stamp, started_at: null, finished_at: null, committed_at: null,
     duration: null, coverage: null,
   };
-  const [inserted] = await tx('ci_pipelines').insert(row).returning('id');
-  return { ...row, id: idOf(inserted) };
+  return { ...row, id: await insertReturningId(tx, 'ci_pipelines', row) };
 }
 
 /** A new external status in `created`, of the pipeline's project. */

@@ -4,6 +4,7 @@
 // runner lease). Used by the retry and play actions and by the automatic retry of `retry:`.
 import type { Conn } from '../../store/db.js';
 import type { BuildRow } from '../../store/ci_rows.js';
+import { insertReturningId } from '../../store/ids.js';
 
 export function cloneOf(b: BuildRow, userId: number | null, stamp: string): Omit<BuildRow, 'id'> {
   const { id: _id, ...rest } = b;
@@ -15,6 +16,5 @@ export function cloneOf(b: BuildRow, userId: number | null, stamp: string): Omit
 }
 
 export async function insertBuild(tx: Conn, row: Omit<BuildRow, 'id'>): Promise<number> {
-  const [inserted] = await tx('ci_builds').insert(row).returning('id');
-  return typeof inserted === 'number' ? inserted : Number(inserted.id);
+  return insertReturningId(tx, 'ci_builds', row);
 }

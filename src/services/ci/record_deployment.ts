@@ -7,6 +7,7 @@ import type { Tx } from '../../store/db.js';
 import type { BuildRow, DeploymentRow, EnvironmentRow } from '../../store/ci_rows.js';
 import { nextIid } from '../../store/iids.js';
 import { now } from '../../store/time.js';
+import { insertReturningId } from '../../store/ids.js';
 
 const SLUG_MAX = 24;
 
@@ -38,8 +39,7 @@ export async function ensureEnvironment(tx: Tx, projectId: number, name: string,
     return found;
   }
   const row = { project_id: projectId, name, slug: environmentSlug(name), external_url: url, state: 'available', created_at: stamp, updated_at: stamp };
-  const [inserted] = await tx('environments').insert(row).returning('id');
-  return { id: Number(typeof inserted === 'object' ? inserted.id : inserted), ...row };
+  return { id: await insertReturningId(tx, 'environments', row), ...row };
 }
 
 /** Records the deployment of a job that just succeeded; none for a job without environment. */
@@ -54,6 +54,5 @@ export async function recordDeployment(tx: Tx, build: BuildRow, sha: string): Pr
     project_id: build.project_id, environment_id: environment.id, ref: build.ref, tag: !!build.tag, sha,
     user_id: build.user_id, deployable_id: build.id, created_at: stamp, updated_at: stamp,
   };
-  const [inserted] = await tx('deployments').insert(row).returning('id');
-  return { id: Number(typeof inserted === 'object' ? inserted.id : inserted), ...row };
+  return { id: await insertReturningId(tx, 'deployments', row), ...row };
 }
