@@ -10,7 +10,7 @@ import { fullPathOf } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
 import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesQuery } from '../finders/pipelines.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
-import { jobEntity, pipelineCoverage, pipelineEntity } from '../entities/pipeline.js';
+import { jobEntity, pipelineBasic, pipelineCoverage, pipelineEntity } from '../entities/pipeline.js';
 import { createPipeline } from '../services/ci/create_pipeline.js';
 import { cancelPipeline, retryPipeline } from '../services/ci/pipeline_actions.js';
 import { Invalid } from '../store/domain_errors.js';
@@ -57,7 +57,7 @@ export const pipelineRoutes: Route[] = [
     summary: 'Get all Pipelines of the project',
     handler: async ({ ctx, deps, project, params }) => {
       const rows = await paginate<PipelineRow>(ctx, deps.db, pipelinesQuery(deps.db, project.id, params));
-      return rows.map((r) => ({ id: r.id, sha: r.sha, ref: r.ref, status: r.status }));
+      return rows.map(pipelineBasic);
     },
   }),
   route({

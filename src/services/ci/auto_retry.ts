@@ -6,9 +6,9 @@
 // user removed from it meanwhile gets no more runs: the job just fails).
 import type { Conn } from '../../store/db.js';
 import type { BuildRow } from '../../store/ci_rows.js';
-import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { findProjectByIdOrPath } from '../../finders/projects.js';
+import { findUserById } from '../../finders/users.js';
 import { can } from '../../policy/can.js';
 import { projectAccess } from '../../policy/projects.js';
 import { cloneOf, insertBuild } from './job_clones.js';
@@ -24,7 +24,7 @@ function retriesMax(build: BuildRow): number {
 }
 
 async function userMayRetry(tx: Conn, build: BuildRow): Promise<boolean> {
-  const user: UserRow | undefined = build.user_id === null ? undefined : await tx('users').where({ id: build.user_id }).first();
+  const user = build.user_id === null ? undefined : await findUserById(tx, build.user_id);
   const project = await findProjectByIdOrPath(tx, String(build.project_id));
   if (!user || !project) return false;
   return can(user, { kind: 'project', project, access: await projectAccess(tx, user, project) }, 'update_build');

@@ -3,7 +3,8 @@
 // https, ssh or git URI as Ruby's URI.regexp reads RFC 2396 (AddressableUrlValidator:
 // "must be a valid URL") of at most 255 characters. Wharf also bounds `name` and `ref` by
 // their 255-character columns with Rails' length message, where 10.8 on PostgreSQL had no
-// bound, and refuses a blank `ref` as Ci::Pipeline's validation does. Errors come back as Rails' errors hash, attribute by attribute in 10.8's order.
+// bound, and refuses a blank `ref` as Ci::Pipeline's validation does. Errors come back as
+// Rails' errors hash, attribute by attribute in 10.8's order.
 
 /** Rails' `blank?` for a string. */
 export const blank = (v: string | undefined | null): boolean => v === undefined || v === null || v.trim() === '';
