@@ -75,6 +75,7 @@ export async function scheduleImport(deps: Deps, user: UserRow, req: ImportReque
     throw err;
   }
   const target = archiveOf(deps, project.id);
+  let scheduled: ProjectWithNamespace | undefined;
   try {
     await fs.promises.mkdir(importsDir(deps), { recursive: true });
     const tmp = `${target}.${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -91,13 +92,16 @@ export async function scheduleImport(deps: Deps, user: UserRow, req: ImportReque
       await tx('projects').where({ id: project.id }).update({ import_status: 'scheduled', import_error: null });
       const payload: ImportPayload = { projectId: project.id, userId: user.id, ...(overwriting ? { originalPath: req.path } : {}) };
       await enqueueJob(tx, PROJECT_IMPORT_JOB, payload, { queue: 'repository_import', maxAttempts: 1 });
+      // Read in the transaction: the runner may start the import as soon as it commits, and the
+      // answer is the project as scheduled (10.8 presents the object import_schedule changed).
+      scheduled = await findProjectByIdOrPath(tx, String(project.id));
     });
   } catch (err) {
     await fs.promises.rm(target, { force: true });
     await deps.db('projects').where({ id: project.id }).update({ import_status: 'failed', import_error: 'The archive could not be stored' });
     throw err;
   }
-  return (await findProjectByIdOrPath(deps.db, String(project.id))) as ProjectWithNamespace;
+  return scheduled!;
 }
 
 function gitHead(gitdir: string): Promise<string | null> {
