@@ -114,6 +114,23 @@ export interface ServerOptions {
   db?: string;
 }
 
+/** The environment of a Wharf server under benchmark on `port`, on `db` with its repositories in `dir`. */
+export function serverEnv(port: number, dir: string, db: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WHARF_DB: db,
+    WHARF_REPOS: path.join(dir, 'repos'),
+    WHARF_EXTERNAL_URL: `http://127.0.0.1:${port}`,
+    WHARF_ROOT_TOKEN: ROOT_TOKEN,
+    WHARF_SSH_PORT: '0',
+    WHARF_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -126,21 +143,11 @@ export async function bootServer(options: ServerOptions = {}): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WHARF_DB: dbFile,
-      WHARF_REPOS: path.join(dir, 'repos'),
-      WHARF_EXTERNAL_URL: url,
-      WHARF_ROOT_TOKEN: ROOT_TOKEN,
-      WHARF_SSH_PORT: '0',
-      WHARF_LOG_LEVEL: 'warn',
+    env: serverEnv(port, dir, dbFile, {
       ...(process.env.WHARF_WORKERS ? { WHARF_WORKERS: process.env.WHARF_WORKERS } : {}),
       ...(process.env.WHARF_LIST_CACHE_MB ? { WHARF_LIST_CACHE_MB: process.env.WHARF_LIST_CACHE_MB } : {}),
       ...options.env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -24,7 +24,7 @@ import { startServer } from '../src/server.js';
 import { openDb, type Db } from '../src/store/db.js';
 import { enqueueJob } from '../src/store/job_queue.js';
 import { registerJob } from '../src/jobs/registry.js';
-import { intEnv, MAIN, preamble, runMain, sleep, writeResults } from './harness.js';
+import { intEnv, MAIN, preamble, runMain, serverEnv, sleep, writeResults } from './harness.js';
 import { freePort } from '../test/helpers/free_port.js';
 
 const JOBS = intEnv('BENCH_JOBS', 5000);
@@ -100,19 +100,7 @@ async function startChild(dir: string, env: Record<string, string>): Promise<Chi
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
-      WHARF_REPOS: path.join(dir, 'repos'),
-      WHARF_EXTERNAL_URL: url,
-      WHARF_ROOT_TOKEN: 'bench-root-token-0123456789abcdef',
-      WHARF_LOG_LEVEL: 'warn',
-      WHARF_SSH_PORT: '0',
-      ...env,
-    },
+    env: serverEnv(port, dir, path.join(dir, 'db', 'wharf.sqlite3'), env),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 30_000;

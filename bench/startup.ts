@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { intEnv, isMain, MAIN, ROOT_TOKEN, runMain, sleep, treeRssMb } from './harness.js';
+import { intEnv, isMain, MAIN, runMain, serverEnv, sleep, treeRssMb } from './harness.js';
 import { freePort } from '../test/helpers/free_port.js';
 
 export async function waitReady(url: string, child: ChildProcess, deadlineMs: number): Promise<void> {
@@ -49,19 +49,7 @@ export async function startUp(workers: string, runs: number): Promise<StartUp> {
     const url = `http://127.0.0.1:${port}`;
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        WHARF_DB: path.join(dir, 'db', 'wharf.sqlite3'),
-        WHARF_REPOS: path.join(dir, 'repos'),
-        WHARF_EXTERNAL_URL: url,
-        WHARF_ROOT_TOKEN: ROOT_TOKEN,
-        WHARF_LOG_LEVEL: 'warn',
-        WHARF_WORKERS: workers,
-        WHARF_SSH_PORT: String(sshPort),
-      },
+      env: serverEnv(port, dir, path.join(dir, 'db', 'wharf.sqlite3'), { WHARF_WORKERS: workers, WHARF_SSH_PORT: String(sshPort) }),
       stdio: 'ignore',
     });
     try {
