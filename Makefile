@@ -24,7 +24,8 @@ WHARF_TEST_DB ?= both
 # strict text-format parser checks /-/metrics), git, bzip2 (tar.bz2 archives are
 # compressed by the system bzip2, as GitLab's workhorse did), unzip, openssh-client (the
 # real `ssh` and `ssh-keygen` test git over SSH), chromium (the docs page is rendered in
-# headless Chromium), and postgresql (its initdb and pg_ctl start a throwaway cluster for the
+# headless Chromium), bubblewrap (`bwrap`: the sandbox every CI job of the built-in runner
+# runs in), and postgresql (its initdb and pg_ctl start a throwaway cluster for the
 # PostgreSQL run; Debian keeps them in /usr/lib/postgresql/<version>/bin).
 # Installed when missing.
 system-deps:
@@ -34,6 +35,7 @@ system-deps:
 	for tool in git bzip2 unzip openssl; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
 	{ command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; } || missing="$$missing openssh-client"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
 	if [ "$(WHARF_TEST_DB)" != sqlite ] && ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  missing="$$missing postgresql"; \
 	fi; \

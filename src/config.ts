@@ -46,8 +46,24 @@ export interface Config {
   runner: 'off' | 'shell';
   /** CI jobs the built-in runner runs at once. */
   runnerConcurrency: number;
-  /** Who CI jobs run as when the server runs as root (services/ci/runner/job_user.ts). */
-  runnerUser: string;
+  /**
+   * What confines each CI job of the built-in runner (services/ci/runner/sandbox.ts): 'bwrap'
+   * (namespaces), or 'none', which runs jobs unconfined and must be chosen explicitly.
+   */
+  runnerSandbox: 'bwrap' | 'none';
+  /** The bubblewrap program (a name looked up on PATH, or a path). */
+  runnerBwrap: string;
+  /** The uids CI jobs run as when the server runs as root: job N runs as first + N mod count. */
+  runnerUids: { first: number; count: number };
+  /** What one CI job may use: memory (its cgroup), processes, disk (its files), its /tmp. */
+  runnerLimits: RunnerLimits;
+}
+
+export interface RunnerLimits {
+  memoryBytes: number;
+  processes: number;
+  diskBytes: number;
+  tmpBytes: number;
 }
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
@@ -68,6 +84,22 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function sandboxFrom(value: string | undefined): 'bwrap' | 'none' {
+  if (value === undefined || value === '' || value === 'bwrap') return 'bwrap';
+  if (value === 'none') return 'none';
+  throw new Error(`WHARF_RUNNER_SANDBOX must be "bwrap" or "none", got "${value}"`);
+}
+
+/** `first-last` (inclusive) of uids that no account on the machine uses. */
+function uidRangeFrom(value: string | undefined): { first: number; count: number } {
+  const text = value === undefined || value === '' ? '600000-665535' : value;
+  const m = /^(\d{1,10})-(\d{1,10})$/.exec(text);
+  const first = m ? Number(m[1]) : NaN;
+  const last = m ? Number(m[2]) : NaN;
+  if (!m || first < 1000 || last < first || last > 4_294_967_294) throw new Error(`WHARF_RUNNER_UIDS must be a range first-last of uids from 1000 up, got "${text}"`);
+  return { first, count: last - first + 1 };
 }
 
 function runnerFrom(value: string | undefined): 'off' | 'shell' {
@@ -109,7 +141,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: Math.max(1, intFrom(env.WHARF_WORKERS, os.availableParallelism(), 'WHARF_WORKERS')),
     runner: runnerFrom(env.WHARF_RUNNER),
     runnerConcurrency: Math.max(1, intFrom(env.WHARF_RUNNER_CONCURRENCY, 1, 'WHARF_RUNNER_CONCURRENCY')),
-    runnerUser: env.WHARF_RUNNER_USER || 'nobody',
+    runnerSandbox: sandboxFrom(env.WHARF_RUNNER_SANDBOX),
+    runnerBwrap: env.WHARF_RUNNER_BWRAP || 'bwrap',
+    runnerUids: uidRangeFrom(env.WHARF_RUNNER_UIDS),
+    runnerLimits: {
+      memoryBytes: Math.max(64, intFrom(env.WHARF_RUNNER_MEMORY_MB, 2048, 'WHARF_RUNNER_MEMORY_MB')) * 1024 * 1024,
+      processes: Math.max(16, intFrom(env.WHARF_RUNNER_MAX_PROCESSES, 1024, 'WHARF_RUNNER_MAX_PROCESSES')),
+      diskBytes: Math.max(16, intFrom(env.WHARF_RUNNER_DISK_MB, 10240, 'WHARF_RUNNER_DISK_MB')) * 1024 * 1024,
+      tmpBytes: Math.max(1, intFrom(env.WHARF_RUNNER_TMP_MB, 1024, 'WHARF_RUNNER_TMP_MB')) * 1024 * 1024,
+    },
     listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
   };
 }

@@ -19,6 +19,7 @@ import { registerDbPool, registerQueueMetrics } from './services/metrics.js';
 import { jobStats, queueMetrics } from './finders/job_metrics.js';
 import { startSshServer, type SshServer } from './transport/ssh_server.js';
 import { ShellRunner } from './services/ci/runner/shell_runner.js';
+import { probeSandbox } from './services/ci/runner/sandbox.js';
 
 export interface RunningServer {
   deps: Deps;
@@ -78,6 +79,8 @@ export async function prepare(config: Config, log: Logger = processLogger(config
 }
 
 export async function startServer(config: Config, log?: Logger, options: StartOptions = {}): Promise<RunningServer> {
+  // The built-in runner refuses to start (and the server with it) when it could not confine jobs.
+  if (config.runner === 'shell' && options.jobs !== false) probeSandbox(config);
   const deps = await prepare(config, log, options);
   const runner = deps.jobs as JobRunner;
   const app = buildApp(deps);

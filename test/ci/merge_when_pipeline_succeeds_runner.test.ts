@@ -2,23 +2,21 @@
 // real .gitlab-ci.yml pushed with `git`, the merge request set to merge when its pipeline
 // succeeds while the job runs, merged by the durable pipeline_success job once the runner
 // finishes it; a failing script leaves the merge request open and still waiting.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { createProject, openMergeRequest } from '../helpers/projects.js';
 import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
+import { portGate, type Gate } from '../helpers/job_signals.js';
 
 describe('Merge when pipeline succeeds, with the shell runner', function () {
   this.timeout(120_000);
   let s: TestServer;
-  const markers: string[] = [];
+  const gates: Gate[] = [];
   before(async () => {
     s = await bootServer({ WHARF_RUNNER: 'shell', WHARF_RUNNER_CONCURRENCY: '1', WHARF_JOB_POLL_MS: '100' });
   });
   after(async () => {
-    for (const m of markers) fs.rmSync(m, { force: true });
+    for (const g of gates) await g.close();
     await s.close();
   });
 
@@ -34,20 +32,19 @@ describe('Merge when pipeline succeeds, with the shell runner', function () {
   }
 
   /**
-   * A project whose feature branch's job waits until the test releases it (a marker file),
+   * A project whose feature branch's job waits until the test releases it (a port opened),
    * then runs `script`: the pipeline is surely active when the merge is asked for.
    */
   async function scenario(name: string, script: string) {
-    const marker = path.join(os.tmpdir(), `wharf-mwps-${process.pid}-${name}`);
-    fs.rmSync(marker, { force: true });
-    markers.push(marker);
-    const release = () => fs.writeFileSync(marker, 'go');
+    const gate = await portGate();
+    gates.push(gate);
+    const release = () => gate.open();
     const project = await createProject(s, ROOT_TOKEN, { name });
     const url = repoUrl(s, project.path_with_namespace, ROOT_TOKEN, 'root');
     const dir = await workRepo([{ 'README.md': '# ci\n' }]);
     await gitOk(['push', '-q', url, 'master'], { cwd: dir });
     await gitOk(['checkout', '-q', '-b', 'feature'], { cwd: dir });
-    const sha = await commit(dir, { '.gitlab-ci.yml': `test:\n  script:\n    - for i in $(seq 600); do test -f ${marker} && break; sleep 0.1; done\n    - ${script}\n` }, 'Add CI');
+    const sha = await commit(dir, { '.gitlab-ci.yml': `test:\n  script:\n    - ${gate.waitLine}\n    - ${script}\n` }, 'Add CI');
     await gitOk(['push', '-q', url, 'feature'], { cwd: dir });
     await s.drainJobs();
     const mr = await openMergeRequest(s, project.id, { source_branch: 'feature', target_branch: 'master', title: 'Feature' }, ROOT_TOKEN);
@@ -61,7 +58,7 @@ describe('Merge when pipeline succeeds, with the shell runner', function () {
     const r = await s.put(`/projects/${project.id}/merge_requests/${mr.iid}/merge`, { json: { merge_when_pipeline_succeeds: true } });
     expect(r.status, r.text).to.equal(200);
     expect(r.body).to.include({ state: 'opened', merge_when_pipeline_succeeds: true });
-    release();
+    await release();
     const listed = (await s.get(`/projects/${project.id}/merge_requests/${mr.iid}/pipelines`)).body;
     expect(listed.map((x: any) => x.id)).to.deep.equal([pipeline.id]);
 
@@ -82,7 +79,7 @@ describe('Merge when pipeline succeeds, with the shell runner', function () {
     const r = await s.put(`/projects/${project.id}/merge_requests/${mr.iid}/merge`, { json: { merge_when_pipeline_succeeds: true } });
     expect(r.status, r.text).to.equal(200);
     expect(r.body.merge_when_pipeline_succeeds).to.equal(true);
-    release();
+    await release();
     const done = await until(
       async () => (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}`)).body,
       (p) => p.status === 'failed' || p.status === 'success',

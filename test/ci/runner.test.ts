@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createProject } from '../helpers/projects.js';
 import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
+import { hostProcesses } from '../helpers/job_signals.js';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
@@ -130,18 +131,18 @@ test:
     expect(deployments).to.have.length(1);
   });
 
-  it('kills a running job on cancel, its process group with it', async () => {
-    const marker = path.join(os.tmpdir(), `wharf-cancel-${process.pid}-${Date.now()}`);
-    const id = await push(`sleeper:\n  script:\n    - (sleep 3; touch ${marker}) &\n    - echo started\n    - sleep 1000\n`);
+  it('kills a running job on cancel, everything it started with it', async () => {
+    const marker = `sleep 3${process.pid % 1000}.25`;
+    const id = await push(`sleeper:\n  script:\n    - ${marker} &\n    - setsid ${marker} > /dev/null 2>&1 < /dev/null &\n    - echo started\n    - sleep 1000\n`);
     await until(id, ['running']);
     const [job] = await jobs(id);
     for (let i = 0; i < 200 && !(await trace(job.id)).includes('started'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(hostProcesses({ marker })).to.have.length(2);
     const canceled = await s.post(`/projects/${project.id}/pipelines/${id}/cancel`);
     expect(canceled.body.status).to.equal('canceled');
     for (let i = 0; i < 100 && s.running.ciRunner!.busy > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(s.running.ciRunner!.busy).to.equal(0);
-    await new Promise((r) => setTimeout(r, 3500));
-    expect(fs.existsSync(marker), 'the background process was killed with the group').to.equal(false);
+    expect(hostProcesses({ marker }), 'what the job started was killed with it').to.deep.equal([]);
     expect((await s.get(`/projects/${project.id}/jobs/${job.id}`)).body.status).to.equal('canceled');
   });
 

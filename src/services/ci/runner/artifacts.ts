@@ -1,20 +1,20 @@
 // A job's artifacts archive (GitLab's artifacts.zip): the selected files of the checkout zipped
-// to a temp name beside the final one and renamed, so a stored archive is always whole; and
+// onto a stream (sandbox_helper.ts, inside the job's sandbox) and stored by the server to a
+// temp name beside the final one, then renamed, so a stored archive is always whole; and
 // GitLab's `expire_in` (ChronicDuration's common forms: "1 week", "3 days 4 hrs", "30 min").
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { Selected } from './artifact_paths.js';
 
-export async function writeZip(root: string, files: Selected[], target: string): Promise<number> {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp`;
-  const out = fs.createWriteStream(temp);
+/** Zips `files` (relative to `root`) onto `out`; answers the archive's size in bytes. */
+export async function writeZip(root: string, files: Selected[], out: Writable): Promise<number> {
   const { ZipArchive } = await import('archiver'); // loaded by the first job with artifacts
   const zip = new ZipArchive({ zlib: { level: 6 } });
   const finished = new Promise<void>((resolve, reject) => {
-    out.on('close', () => resolve());
-    out.on('error', reject);
+    zip.on('end', () => resolve());
     zip.on('error', reject);
+    out.on('error', reject);
   });
   zip.pipe(out);
   for (const f of files) {
@@ -24,8 +24,7 @@ export async function writeZip(root: string, files: Selected[], target: string):
   }
   await zip.finalize();
   await finished;
-  fs.renameSync(temp, target);
-  return fs.statSync(target).size;
+  return zip.pointer();
 }
 
 const UNIT_SECONDS: [string[], number][] = [

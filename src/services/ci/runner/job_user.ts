@@ -1,11 +1,10 @@
-// Who a CI job runs as. GitLab Runner's shell executor runs jobs as the runner's own user
-// (`gitlab-runner`), never as root; Wharf's built-in runner lives in the server's process, so:
-// - a server running as root runs each job as WHARF_RUNNER_USER (default `nobody`): the job
-//   cannot write the repositories or the database, cannot read them either (keepFromJobs), and
-//   its `ulimit -u` binds (the kernel does not apply RLIMIT_NPROC to root, so a fork bomb of a
-//   root job would only end with the job's timeout);
-// - a server running as any other user cannot switch users: jobs run as the server's user,
-//   as the README says. WHARF_RUNNER_USER=root keeps root jobs on purpose.
+// Who a CI job runs as. GitLab Runner's shell executor runs jobs as the runner's own user, never
+// as root. Wharf's built-in runner lives in the server's process, so a server running as root
+// gives every job a uid of its own from WHARF_RUNNER_UIDS (the job's id modulo the range): no
+// job is root or the server's user, and the kernel counts a job's processes (RLIMIT_NPROC) on
+// its own. The uid has no account on the host; inside the sandbox /etc/passwd names it `ci`
+// (ssh, git and whoami look it up). A server running as another user cannot switch users: its
+// jobs run as itself, confined by the sandbox alone (the README says so).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
@@ -14,38 +13,41 @@ import type { Config } from '../../../config.js';
 const run = promisify(execFile);
 
 export interface JobUser {
-  name: string;
   uid: number;
   gid: number;
 }
 
-/** `name`'s entry of /etc/passwd (or a bare numeric id, as its own group). */
-function passwdEntry(name: string): JobUser | null {
-  if (/^\d+$/.test(name)) return { name, uid: Number(name), gid: Number(name) };
-  for (const line of fs.readFileSync('/etc/passwd', 'utf8').split('\n')) {
-    const fields = line.split(':');
-    if (fields[0] === name && fields.length >= 4) return { name, uid: Number(fields[2]), gid: Number(fields[3]) };
-  }
-  return null;
-}
-
-/** The user jobs are switched to, or null when they run as the server's own user. */
-export function jobUser(config: Pick<Config, 'runnerUser'>): JobUser | null {
+/** The uid and gid job `buildId` runs as, or null when the server cannot switch users. */
+export function jobUser(config: Pick<Config, 'runnerUids'>, buildId: number): JobUser | null {
   if (process.getuid?.() !== 0) return null;
-  const user = passwdEntry(config.runnerUser);
-  if (!user) throw new Error(`WHARF_RUNNER_USER: there is no user "${config.runnerUser}" on this machine`);
-  return user.uid === 0 ? null : user;
+  const uid = config.runnerUids.first + (buildId % config.runnerUids.count);
+  return { uid, gid: uid };
 }
 
-/** Gives a job's folder (made by the server: checkout, home, dependencies) to the job's user. */
+/** The sandbox's /etc/passwd and /etc/group: the host's entries, and the job's user as `ci`. */
+export function accountFiles(user: JobUser, home: string): { passwd: string; group: string } {
+  const keep = (file: string, id: number) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line && line.split(':')[0] !== 'ci' && line.split(':')[2] !== String(id))
+      .join('\n');
+  return {
+    passwd: `${keep('/etc/passwd', user.uid)}\nci:x:${user.uid}:${user.gid}:CI job:${home}:/bin/bash\n`,
+    group: `${keep('/etc/group', user.gid)}\nci:x:${user.gid}:\n`,
+  };
+}
+
+/** Gives a folder the server made for a job (its checkout, its home) to the job's user. */
 export async function giveTo(dir: string, user: JobUser): Promise<void> {
+  // chown -R changes links themselves and never follows them (-P is its default).
   await run('chown', ['-R', `${user.uid}:${user.gid}`, '--', dir], { timeout: 300_000 });
 }
 
 /**
- * Closes the server's own files to the job user: the SQLite files (mode 0600) and the
+ * Closes the server's own files to everyone else: the SQLite files (mode 0600) and the
  * repositories' root (0700: repositories, traces, artifacts and uploads are under it). Done at
- * the runner's start; the server itself, running as root, reads and writes them as before.
+ * the runner's start, a second wall behind the sandbox, which does not show them at all.
  */
 export function keepFromJobs(config: Pick<Config, 'db' | 'reposDir'>, log: { info(o: object, m: string): void }): void {
   const closed: string[] = [];
@@ -61,5 +63,5 @@ export function keepFromJobs(config: Pick<Config, 'db' | 'reposDir'>, log: { inf
     fs.chmodSync(config.reposDir, 0o700);
     closed.push(config.reposDir);
   }
-  if (closed.length) log.info({ closed }, 'CI jobs run as another user: the database and repositories were closed to others');
+  if (closed.length) log.info({ closed }, 'CI jobs run as other users: the database and repositories were closed to others');
 }

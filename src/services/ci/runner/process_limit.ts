@@ -1,11 +1,10 @@
-// How many processes a job's bash may have (ulimit -u): a fork bomb stops at the limit instead
-// of exhausting the machine. The kernel counts RLIMIT_NPROC over every process of the user
-// the job runs as (the server's, or job_user.ts's), so the limit is what that user runs now
-// plus a margin. The kernel does not apply it to root: job_user.ts keeps jobs from being root.
+// How many processes a job may have (RLIMIT_NPROC, set by sandbox.ts with prlimit) when the
+// job shares its uid with the server (a server that does not run as root cannot give jobs a
+// user of their own): the kernel counts RLIMIT_NPROC over every process of the uid, so the
+// limit is what that user runs now plus the job's own allowance. A job with a uid of its own
+// (job_user.ts) gets the allowance alone.
 import fs from 'node:fs';
 import os from 'node:os';
-
-export const JOB_PROCESS_MARGIN = 256;
 
 function userProcessCount(uid: number): number {
   let count = 0;
@@ -20,10 +19,10 @@ function userProcessCount(uid: number): number {
   return count;
 }
 
-export function jobProcessLimit(uid: number = os.userInfo().uid): number {
+export function jobProcessLimit(allowance: number, uid: number = os.userInfo().uid): number {
   try {
-    return userProcessCount(uid) + JOB_PROCESS_MARGIN;
+    return userProcessCount(uid) + allowance;
   } catch {
-    return 4096;
+    return 4096 + allowance;
   }
 }

@@ -1,12 +1,14 @@
 // One CI job run by the built-in shell runner, as GitLab Runner's shell executor does it: a
-// fresh checkout of the pipeline's commit in a temp folder, `before_script` + `script` in one
-// bash (stopping at the first failing command), `after_script` always in another, the trace
-// streamed to its file, the artifacts collected (`artifacts: when`), the coverage read, and
-// the job moved to `success` or `failed` through transitionBuild. A timeout (the project's
-// build_timeout), a cancel (the row seen `canceled`) or a stop kills the process group.
+// fresh checkout of the pipeline's commit, earlier stages' artifacts unpacked (dependencies),
+// `before_script` + `script` in one bash (stopping at the first failing command),
+// `after_script` always in another, the trace streamed to its file, the artifacts collected
+// (`artifacts: when`), the coverage read, and the job moved to `success` or `failed` through
+// transitionBuild. Every step runs in the job's sandbox (sandbox.ts, job_space.ts) as the job's
+// own user; the server itself only clones the commit into the job's folder before any of the
+// job's code runs. A timeout (the project's build_timeout), a cancel (the row seen `canceled`)
+// or a stop kills the running step with everything it started.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Deps } from '../../../deps.js';
 import type { BuildRow, PipelineRow } from '../../../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../../../store/rows.js';
@@ -19,29 +21,22 @@ import { checkout } from './checkout.js';
 import { jobProcessEnv, jobVariables, parseJson, type JobFacts } from './job_env.js';
 import { artifactsFilename } from './artifacts_name.js';
 import { shellScript } from './shell_script.js';
-import { jobProcessLimit } from './process_limit.js';
-import { runShell, type StopReason } from './run_shell.js';
+import { runControlled, type RunControl, type StopReason } from './run_shell.js';
 import { TraceWriter } from './trace.js';
-import { artifactsFile, traceFile } from './storage.js';
-import { selectArtifacts } from './artifact_paths.js';
-import { expireInSeconds, writeZip } from './artifacts.js';
+import { traceFile } from './storage.js';
 import { parseCoverage } from './coverage.js';
 import { unpackDependencies } from './dependencies.js';
-import { giveTo, jobUser, type JobUser } from './job_user.js';
+import { collectArtifacts, type ArtifactsOptions } from './collect_artifacts.js';
+import { JobSpace } from './job_space.js';
+
+export type { RunControl } from './run_shell.js';
 
 interface JobOptions {
   before_script?: string[];
   script?: string[];
   after_script?: string[];
-  artifacts?: { paths?: string[]; when?: string; expire_in?: string; name?: string };
+  artifacts?: ArtifactsOptions & { when?: string; name?: string };
   dependencies?: string[];
-}
-
-export interface RunControl {
-  /** Set by the runner when the job must stop (a cancel seen, the timeout, the server stopping). */
-  stopReason(): StopReason | null;
-  /** Registers the kill of the current shell run. */
-  onKill(kill: (() => void) | null): void;
 }
 
 /** Project#protected_for?: a protected branch (Wharf has no protected tags yet: a tag is not). */
@@ -55,40 +50,39 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   const [project] = await withNamespaces(deps.db, [await deps.db('projects').where({ id: build.project_id }).first()]);
   const user: UserRow | undefined = build.user_id ? await deps.db('users').where({ id: build.user_id }).first() : undefined;
   const options = parseJson<JobOptions>(build.options, {});
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `wharf-build-${build.id}-`));
-  const projectDir = path.join(work, 'project');
-  const home = path.join(work, 'home');
-  fs.mkdirSync(home);
+  const space = new JobSpace(deps.config, build.id, fullPathOf(project));
   const trace = new TraceWriter(traceFile(deps, build.project_id, build.id));
   let outcome: 'success' | 'failed' = 'failed';
   const changes: Partial<BuildRow> = { runner_owner: null, lease_until: null };
   try {
     trace.note(`Running with Wharf's shell runner on ${os.hostname()}`);
     trace.note(`Fetching changes and checking out ${pipeline.sha.slice(0, 8)} as ${build.ref}...`);
-    const runAs = jobUser(deps.config);
-    await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, projectDir, home, runAs !== null);
-    await unpackDependencies(deps, build, options.dependencies, projectDir, trace);
-    if (runAs) await giveTo(work, runAs);
+    await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, space.hostProject, space.work);
+    await space.prepare();
     const stored = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
     const secrets = stored.map((v) => ({ key: v.key, value: revealValue(deps.config, v.value) }));
-    const facts: JobFacts = { build, pipeline, project, user, token, projectDir, home, externalUrl: deps.config.externalUrl, secrets };
+    const facts: JobFacts = { build, pipeline, project, user, token, projectDir: space.projectDir, home: space.home, externalUrl: deps.config.externalUrl, secrets };
     const env = jobProcessEnv(facts);
-    const limit = jobProcessLimit(runAs?.uid);
-    const main = [...(options.before_script ?? []), ...(options.script ?? [])];
-    const code = await runStep(path.join(work, 'script.sh'), shellScript(main, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control, runAs);
+    const script = (name: string, commands: string[]) => space.step(['bash', '--noprofile', '--norc', space.readOnlyFile(name, shellScript(commands, space.projectDir))]);
+    let code: number | null = 1;
+    if (await unpackDependencies(deps, build, options.dependencies, space, trace, control)) {
+      code = await runControlled(space.config, script('script.sh', [...(options.before_script ?? []), ...(options.script ?? [])]), env, trace, control);
+    } else trace.note('ERROR: Job failed: the artifacts of the dependencies could not be unpacked');
     const stopped = control.stopReason();
     if (stopped) trace.note(stopMessage(stopped, project.build_timeout));
-    else if (code !== 0) trace.note(`ERROR: Job failed: exit code ${code ?? 1}`);
+    else if (code !== 0) trace.note(space.oomKilled() ? `ERROR: Job failed: out of memory (the job's limit is ${deps.config.runnerLimits.memoryBytes} bytes)` : `ERROR: Job failed: exit code ${code ?? 1}`);
     outcome = code === 0 && !stopped ? 'success' : 'failed';
     if (options.after_script?.length && stopped !== 'canceled' && stopped !== 'shutdown') {
       trace.note('Running after script...');
-      await runStep(path.join(work, 'after.sh'), shellScript(options.after_script, { dir: projectDir, maxProcesses: limit }), env, projectDir, trace, control, runAs);
+      await runControlled(space.config, script('after.sh', options.after_script), env, trace, control);
     }
-    if (options.artifacts?.paths?.length && stopped !== 'canceled') {
+    if (options.artifacts?.paths?.length && !control.stopReason()) {
       const when = options.artifacts.when ?? 'on_success';
       if (when === 'always' || (when === 'on_success') === (outcome === 'success')) {
         const filename = artifactsFilename(options.artifacts.name, jobVariables({ ...facts, secrets: [] }));
-        Object.assign(changes, await collectArtifacts(deps, build, projectDir, options.artifacts, filename, trace));
+        const collected = await collectArtifacts(deps, build, space, options.artifacts, filename, trace, control);
+        Object.assign(changes, collected.changes);
+        if (collected.failed) outcome = 'failed';
       }
     }
     if (outcome === 'success') trace.note('Job succeeded');
@@ -97,7 +91,7 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     outcome = 'failed';
   } finally {
     trace.close();
-    fs.rmSync(work, { recursive: true, force: true });
+    await space.dispose();
   }
   if (build.coverage_regex) {
     const text = fs.readFileSync(traceFile(deps, build.project_id, build.id), 'utf8');
@@ -114,33 +108,4 @@ function stopMessage(reason: StopReason, timeout: number): string {
   if (reason === 'timeout') return `ERROR: Job failed: execution took longer than ${timeout} seconds`;
   if (reason === 'canceled') return 'ERROR: Job failed: canceled';
   return 'ERROR: Job failed: the server stopped while the job was running';
-}
-
-async function runStep(file: string, script: string, env: Record<string, string>, cwd: string, trace: TraceWriter, control: RunControl, runAs: JobUser | null): Promise<number | null> {
-  if (control.stopReason()) return null;
-  const run = runShell(file, script, env, cwd, trace, runAs);
-  control.onKill(run.kill);
-  try {
-    return await run.done;
-  } finally {
-    control.onKill(null);
-  }
-}
-
-async function collectArtifacts(deps: Deps, build: BuildRow, projectDir: string, a: NonNullable<JobOptions['artifacts']>, filename: string, trace: TraceWriter): Promise<Partial<BuildRow>> {
-  trace.note('Uploading artifacts...');
-  const { files, refused } = selectArtifacts(projectDir, a.paths ?? []);
-  for (const line of refused) trace.note(`WARNING: ${line}`);
-  if (!files.length) {
-    trace.note('WARNING: no files to archive');
-    return {};
-  }
-  const size = await writeZip(projectDir, files, artifactsFile(deps, build.project_id, build.id));
-  trace.note(`${files.length} files archived (${size} bytes)`);
-  const expire = expireInSeconds(a.expire_in);
-  return {
-    artifacts_file: filename,
-    artifacts_size: size,
-    artifacts_expire_at: expire === null ? null : new Date(Date.now() + expire * 1000).toISOString(),
-  };
 }

@@ -11,7 +11,8 @@ import type { Deps } from '../../../deps.js';
 import type { BuildRow } from '../../../store/ci_rows.js';
 import { claimNextBuild, failAbandonedBuilds, renewLeases } from './pickup.js';
 import { runJob } from './run_job.js';
-import { jobUser, keepFromJobs } from './job_user.js';
+import { keepFromJobs } from './job_user.js';
+import { cgroupsAvailable, clearStaleJobCgroups } from './cgroup.js';
 import type { StopReason } from './run_shell.js';
 
 export interface ShellRunnerOptions {
@@ -45,9 +46,13 @@ export class ShellRunner {
     return this.active.size;
   }
 
+  /** server.ts has made sure a job's sandbox can be made (sandbox.ts's probeSandbox). */
   start(): void {
-    // An unknown WHARF_RUNNER_USER stops the start; a job user gets no way into our files.
-    if (jobUser(this.deps.config)) keepFromJobs(this.deps.config, this.deps.log);
+    const config = this.deps.config;
+    if (config.runnerSandbox === 'none') this.deps.log.warn('WHARF_RUNNER_SANDBOX=none: CI jobs run unconfined on this machine');
+    if (process.getuid?.() === 0) keepFromJobs(config, this.deps.log);
+    if (!cgroupsAvailable()) this.deps.log.warn('no cgroup can be made for CI jobs here: their memory is not bounded as a whole');
+    void clearStaleJobCgroups().catch((err: unknown) => this.deps.log.warn({ err }, 'stale CI job cgroups could not be cleared'));
     this.timer = setInterval(() => void this.tick(), this.options.pollMs);
     this.timer.unref();
     void this.tick();

@@ -8,19 +8,9 @@ export function shellQuote(text: string): string {
   return `'${text.split("'").join(`'\\''`)}'`;
 }
 
-export interface ScriptOptions {
-  /** The checkout the script starts in. */
-  dir: string;
-  /** RLIMIT_NPROC for the job's processes (counted per user, as the kernel does). */
-  maxProcesses: number;
-}
-
-export function shellScript(commands: string[], o: ScriptOptions): string {
-  const lines = [
-    'set -eo pipefail',
-    `ulimit -u ${o.maxProcesses} 2>/dev/null || true`,
-    `cd ${shellQuote(o.dir)}`,
-  ];
+/** The script of `commands`, started in the checkout `dir`. */
+export function shellScript(commands: string[], dir: string): string {
+  const lines = ['set -eo pipefail', `cd ${shellQuote(dir)}`];
   for (const command of commands) {
     lines.push(`printf '%s\\n' ${shellQuote(`$ ${command}`)}`);
     lines.push(command);
