@@ -33,6 +33,7 @@ describe('CI job sandbox (built-in runner, server as root)', function () {
     s = await bootServer({
       WHARF_RUNNER: 'shell', WHARF_JOB_POLL_MS: '100', WHARF_RUNNER_UIDS: `${FIRST_UID}-${FIRST_UID + 999}`,
       WHARF_RUNNER_MAX_PROCESSES: String(MAX_PROCESSES), WHARF_RUNNER_MEMORY_MB: '128', WHARF_RUNNER_TMP_MB: '16',
+      WHARF_RUNNER_DISK_MB: '200',
     });
     project = await createProject(s, ROOT_TOKEN, { name: 'ci-sandbox' });
   });
@@ -165,7 +166,7 @@ use:
     fs.rmSync(target, { recursive: true, force: true });
   });
 
-  it('bounds processes (a fork bomb), memory and /tmp; the server stays up', async () => {
+  it('bounds processes (a fork bomb), /tmp, disk and memory; the server stays up', async () => {
     let most = 0;
     let sampling = true;
     let uid = -1;
@@ -196,6 +197,13 @@ use:
     const tmp = await run(`fill:\n  script:\n    - head -c 40000000 /dev/zero > /tmp/fill\n`);
     expect(tmp.status).to.equal('failed');
     expect(tmp.logs.fill).to.include('No space left on device');
+
+    const disk = await run(`spill:\n  script:\n    - for i in 1 2 3 4 5; do fallocate -l 50M spill-$i; done\n    - sleep 60\n`);
+    expect(disk.status).to.equal('failed');
+    expect(disk.logs.spill).to.include("ERROR: Job failed: the job's files took more than 209715200 bytes");
+    const big = await run(`big:\n  script:\n    - head -c 300000000 /dev/zero > one-big-file\n`);
+    expect(big.status).to.equal('failed');
+    expect(big.logs.big).to.include('File size limit exceeded');
 
     const memory = await run(`hog:\n  script:\n    - python3 -c 'x = bytearray(400 * 1024 * 1024); print(len(x))'\n`);
     expect(memory.status).to.equal('failed');

@@ -74,8 +74,9 @@ export class JobSpace {
     this.cgroup = this.cgroupFor();
   }
 
-  get hasCgroup(): boolean {
-    return this.cgroup !== null;
+  /** The folders the job writes to on disk (its checkout and its home). */
+  get ownFolders(): string[] {
+    return [this.hostProject, this.hostHome];
   }
 
   oomKilled(): boolean {

@@ -28,6 +28,7 @@ import { parseCoverage } from './coverage.js';
 import { unpackDependencies } from './dependencies.js';
 import { collectArtifacts, type ArtifactsOptions } from './collect_artifacts.js';
 import { JobSpace } from './job_space.js';
+import { watchDisk } from './disk_watch.js';
 
 export type { RunControl } from './run_shell.js';
 
@@ -53,12 +54,14 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   const space = new JobSpace(deps.config, build.id, fullPathOf(project));
   const trace = new TraceWriter(traceFile(deps, build.project_id, build.id));
   let outcome: 'success' | 'failed' = 'failed';
+  let stopWatching = () => {};
   const changes: Partial<BuildRow> = { runner_owner: null, lease_until: null };
   try {
     trace.note(`Running with Wharf's shell runner on ${os.hostname()}`);
     trace.note(`Fetching changes and checking out ${pipeline.sha.slice(0, 8)} as ${build.ref}...`);
     await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, space.hostProject, space.work);
     await space.prepare();
+    stopWatching = watchDisk(space.ownFolders, deps.config.runnerLimits.diskBytes, () => control.stop('disk'));
     const stored = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
     const secrets = stored.map((v) => ({ key: v.key, value: revealValue(deps.config, v.value) }));
     const facts: JobFacts = { build, pipeline, project, user, token, projectDir: space.projectDir, home: space.home, externalUrl: deps.config.externalUrl, secrets };
@@ -69,7 +72,7 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
       code = await runControlled(space.config, script('script.sh', [...(options.before_script ?? []), ...(options.script ?? [])]), env, trace, control);
     } else trace.note('ERROR: Job failed: the artifacts of the dependencies could not be unpacked');
     const stopped = control.stopReason();
-    if (stopped) trace.note(stopMessage(stopped, project.build_timeout));
+    if (stopped) trace.note(stopMessage(stopped, project.build_timeout, deps.config.runnerLimits.diskBytes));
     else if (code !== 0) trace.note(space.oomKilled() ? `ERROR: Job failed: out of memory (the job's limit is ${deps.config.runnerLimits.memoryBytes} bytes)` : `ERROR: Job failed: exit code ${code ?? 1}`);
     outcome = code === 0 && !stopped ? 'success' : 'failed';
     if (options.after_script?.length && stopped !== 'canceled' && stopped !== 'shutdown') {
@@ -90,6 +93,7 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     trace.note(`ERROR: Job failed (system failure): ${(err as Error).message.split('\n')[0]}`);
     outcome = 'failed';
   } finally {
+    stopWatching();
     trace.close();
     await space.dispose();
   }
@@ -104,7 +108,8 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   }
 }
 
-function stopMessage(reason: StopReason, timeout: number): string {
+function stopMessage(reason: StopReason, timeout: number, diskBytes: number): string {
+  if (reason === 'disk') return `ERROR: Job failed: the job's files took more than ${diskBytes} bytes`;
   if (reason === 'timeout') return `ERROR: Job failed: execution took longer than ${timeout} seconds`;
   if (reason === 'canceled') return 'ERROR: Job failed: canceled';
   return 'ERROR: Job failed: the server stopped while the job was running';

@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import type { TraceWriter } from './trace.js';
 import { stepCommand, type SandboxConfig, type Step } from './sandbox.js';
 
-export type StopReason = 'timeout' | 'canceled' | 'shutdown';
+export type StopReason = 'timeout' | 'canceled' | 'shutdown' | 'disk';
 
 export interface ShellRun {
   /** Resolves with the exit code (null when killed) once the process ended. */
@@ -50,6 +50,8 @@ export interface RunControl {
   stopReason(): StopReason | null;
   /** Registers the kill of the current step. */
   onKill(kill: (() => void) | null): void;
+  /** Stops the job from within (its files grew past their limit). */
+  stop(reason: StopReason): void;
 }
 
 /** Runs a step unless the job is stopping, killable by the runner while it runs; its exit code. */

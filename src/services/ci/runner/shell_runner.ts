@@ -107,6 +107,9 @@ export class ShellRunner {
         entry.deadline = Date.now() + (project?.build_timeout ?? 3600) * 1000;
         await runJob(this.deps, build, token, {
           stopReason: () => entry.reason,
+          stop: (reason) => {
+            if (!entry.reason) this.stopJob(entry, reason);
+          },
           onKill: (kill) => {
             entry.kill = kill;
             if (kill && entry.reason) kill();
