@@ -2,6 +2,10 @@
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The folder the server is installed in (this file is dist/src/config.js there). */
+const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface Config {
   port: number;
@@ -20,7 +24,7 @@ export interface Config {
   workers: number;
   /** Bytes of rendered list pages each process keeps (api/page_cache.ts); 0 keeps none. */
   listCacheBytes: number;
-  /** GitLab 10.8's response schemas, described in /api/v4/openapi.json when the folder exists. */
+  /** GitLab 10.8's response schemas (kept in the repository), described in /api/v4/openapi.json. */
   schemasDir: string;
   /** Background jobs run at once by this process (0: it runs none; another process does). */
   jobConcurrency: number;
@@ -126,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     // SQLite has one file and one writer: a few connections are enough for its readers.
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, postgres ? 10 : 4, 'WHARF_DB_POOL')),
-    schemasDir: path.resolve(env.WHARF_SCHEMAS || '../shared/reference/gitlab-10.8-schemas'),
+    schemasDir: path.resolve(env.WHARF_SCHEMAS || path.join(INSTALL_ROOT, 'src/api/openapi/gitlab-10.8-schemas')),
     jobConcurrency: intFrom(env.WHARF_JOB_CONCURRENCY, 5, 'WHARF_JOB_CONCURRENCY'),
     jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,
     jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),

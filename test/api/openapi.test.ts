@@ -69,7 +69,9 @@ describe('OpenAPI document', function () {
   let s: TestServer;
   let doc: Doc;
   before(async () => {
-    s = await bootServer({ WHARF_SCHEMAS: schemaRoot() });
+    // No WHARF_SCHEMAS: the schemas kept in the repository are read, as in a user's clone.
+    s = await bootServer();
+    expect(s.deps.config.schemasDir).to.equal(schemaRoot());
     const r = await s.get('/openapi.json', { token: null });
     expect(r.status, r.text).to.equal(200);
     expect(r.headers.get('content-type')).to.equal('application/json');

@@ -1,4 +1,5 @@
-// Validates responses against GitLab 10.8's own JSON schemas (../shared/reference/gitlab-10.8-schemas).
+// Validates responses against GitLab 10.8's own JSON schemas (src/api/openapi/gitlab-10.8-schemas,
+// kept in the repository with their license).
 // GitLab's files use a few non-standard bits that its Ruby validator tolerated: "type": "date",
 // "type": "uri", a stray space in a type name, and a "$ref" to a file that was never committed. They are
 // normalised here so that ajv checks everything else strictly.
@@ -12,14 +13,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
 
 export function schemaRoot(): string {
-  const candidates = [
-    process.env.WHARF_SCHEMAS,
-    path.resolve(repoRoot, '../shared/reference/gitlab-10.8-schemas'),
-    '/work/shared/reference/gitlab-10.8-schemas',
-  ].filter((c): c is string => !!c);
-  const found = candidates.find((c) => fs.existsSync(c));
-  if (!found) throw new Error(`GitLab schemas not found; looked in ${candidates.join(', ')} (set WHARF_SCHEMAS)`);
-  return found;
+  const root = path.join(repoRoot, 'src/api/openapi/gitlab-10.8-schemas');
+  if (!fs.existsSync(root)) throw new Error(`GitLab schemas not found in ${root}`);
+  return root;
 }
 
 const STANDARD_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);

@@ -1,4 +1,4 @@
-// The layering of ../shared/design/ARCHITECTURE.md ("Which layer may use which") as rules
+// The layering of Wharf's architecture ("Which layer may use which": api → services, finders → policy → store, git) as rules
 // that `make lint` (so `make test`) checks over src/ with dependency-cruiser:
 //
 //   entry points (app.ts, server.ts, main.ts) → api, transport, jobs

@@ -1,5 +1,5 @@
 // GitLab 10.8's own response schemas (the JSON Schema files its API tests validated against,
-// kept in ../shared/reference/gitlab-10.8-schemas, WHARF_SCHEMAS) converted into OpenAPI 3.1
+// kept in src/api/openapi/gitlab-10.8-schemas, or WHARF_SCHEMAS) converted into OpenAPI 3.1
 // components, so the document describes the bodies clients were written against. The files
 // are draft-04 with a few bits GitLab's Ruby validator tolerated; converting:
 //   - "type": "date" (used for timestamps, some null) becomes string or null, "uri" a string
