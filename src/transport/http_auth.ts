@@ -1,6 +1,9 @@
 // Authentication for git over smart HTTP, as GitLab 10.8's Projects::GitHttpClientController
 // does it, and how a refusal is answered over HTTP (the checks themselves are git_access.ts):
-// - Basic credentials given: a personal access token as the password (any username), else
+// - Basic credentials given: the user `gitlab-ci-token` with a running CI job's token
+//   (CI_REPOSITORY_URL) fetches what the job's user may download, never pushes
+//   (Gitlab::Auth's build_access_token_check, build_download_code); then a personal access
+//   token as the password (any username), else
 //   username or email with the account password when the `password_authentication_enabled_for_git`
 //   setting is on. Bad credentials answer 401 even on a public project, so git asks again
 //   rather than silently cloning as nobody; with password sign-in off, the 401 says to use a
@@ -17,6 +20,8 @@ import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { tokenDigest } from '../services/tokens.js';
 import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { verifyPassword } from '../services/users.js';
+import { runningJobByToken } from '../finders/job_tokens.js';
+import { findUserById } from '../finders/users.js';
 import { GitAccessDenied, NO_MEMBERSHIP, type GitAbility, type GitActor } from './git_access.js';
 
 /** An HTTP answer to a git client: plain text, as GitLab renders them. */
@@ -70,6 +75,15 @@ async function tokenActor(deps: Deps, password: string): Promise<GitActor | null
   return { user, abilities: abilitiesFor(tokenScopes(token)) };
 }
 
+/** A running job's token as `gitlab-ci-token`: its user, for fetching only. */
+async function jobTokenActor(deps: Deps, login: string, password: string): Promise<GitActor | null> {
+  if (login !== 'gitlab-ci-token') return null;
+  const job = await runningJobByToken(deps.db, password);
+  if (!job?.user_id) return null;
+  const user = await findUserById(deps.db, job.user_id);
+  return user ? { user, abilities: new Set<GitAbility>(['download_code']) } : null;
+}
+
 /** Username or email plus the account password, for active users (GitLab's default). */
 async function passwordActor(deps: Deps, login: string, password: string): Promise<GitActor | null> {
   const lower = login.toLowerCase();
@@ -103,7 +117,9 @@ export async function authenticate(
     const passwords = settings.password_authentication_enabled_for_git;
     if (creds.password) {
       const actor =
-        (await tokenActor(deps, creds.password)) ?? (passwords && creds.login ? await passwordActor(deps, creds.login, creds.password) : null);
+        (await jobTokenActor(deps, creds.login, creds.password)) ??
+        (await tokenActor(deps, creds.password)) ??
+        (passwords && creds.login ? await passwordActor(deps, creds.login, creds.password) : null);
       if (actor) return actor;
     }
     throw passwords ? accessDenied() : tokenRequired(deps);

@@ -233,7 +233,9 @@ describe('project import', function () {
     // The job is now reading the archive, which it cannot finish before the test writes it.
     expect(seen).to.equal('started');
     expect((await s.get(`/projects/${r.body.id}`, { token: owner.token })).body.import_status).to.equal('started');
-    fs.writeFileSync(stored, exported);
+    // Written from libuv's thread pool: opening a FIFO blocks until its reader opens it, which
+    // the import job (on this very event loop) could never do behind a synchronous open.
+    await fs.promises.writeFile(stored, exported);
     await draining;
     expect(await status()).to.equal('finished');
   });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createProject } from '../helpers/projects.js';
-import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
+import { commit, git, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
 import { hostProcesses } from '../helpers/job_signals.js';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
@@ -116,7 +116,7 @@ test:
   });
 
   it('waits at a manual job, which play runs', async () => {
-    const id = await push(`deploy:\n  script: echo deployed-now\n  when: manual\n  environment: production\n`);
+    const id = await push(`deploy:\n  script: echo "deployed-now manual=[$CI_JOB_MANUAL]"\n  when: manual\n  environment: production\n`);
     // A manual job is allowed to fail by default (GitLab 10.8): it does not hold the pipeline.
     await until(id, ['manual', 'success', 'skipped']);
     const [job] = await jobs(id);
@@ -126,7 +126,7 @@ test:
     expect(played.body.status).to.equal('pending');
     for (let i = 0; i < 300 && (await jobs(id))[0].status !== 'success'; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await jobs(id))[0].status).to.equal('success');
-    expect(await trace(job.id)).to.include('deployed-now');
+    expect(await trace(job.id)).to.include('deployed-now manual=[true]');
     const deployments = await s.db('deployments').where({ project_id: project.id, deployable_id: job.id });
     expect(deployments).to.have.length(1);
   });
@@ -144,6 +144,30 @@ test:
     expect(s.running.ciRunner!.busy).to.equal(0);
     expect(hostProcesses({ marker }), 'what the job started was killed with it').to.deep.equal([]);
     expect((await s.get(`/projects/${project.id}/jobs/${job.id}`)).body.status).to.equal('canceled');
+  });
+
+  it('fetches with CI_REPOSITORY_URL (gitlab-ci-token) while it runs, never pushes, and the token ends with the job', async () => {
+    const id = await push(`fetch:
+  script:
+    - echo "token=$CI_JOB_TOKEN"
+    - git ls-remote "$CI_REPOSITORY_URL" refs/heads/master | cut -f2
+    - git clone -q "$CI_REPOSITORY_URL" again && test -f again/.gitlab-ci.yml && echo cloned
+    - git -C again -c user.name=ci -c user.email=ci@example.com commit -q --allow-empty -m from-job
+    - if git -C again push -q origin HEAD:refs/heads/from-job; then echo pushed; else echo push-refused; fi
+`);
+    expect((await until(id, ['success', 'failed'])).status).to.equal('success');
+    const [job] = await jobs(id);
+    const log = await trace(job.id);
+    const lines = log.split('\n').map((l) => l.trim());
+    expect(lines).to.include.members(['refs/heads/master', 'cloned', 'push-refused']);
+    expect(log).to.include('You are not allowed to upload code');
+    expect((await s.get(`/projects/${project.id}/repository/branches/from-job`)).status).to.equal(404);
+    // The job has finished: its token no longer opens the repository.
+    const token = lines.find((l) => l.startsWith('token='))!.slice('token='.length);
+    expect(token).to.match(/^[0-9a-f]{40}$/);
+    const refused = await git(['ls-remote', repoUrl(s, project.path_with_namespace, token, 'gitlab-ci-token')]);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.include('HTTP Basic: Access denied');
   });
 
   it('fails a job that runs past the project build_timeout', async () => {

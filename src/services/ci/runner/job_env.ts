@@ -79,6 +79,7 @@ export function jobVariables(f: JobFacts): Record<string, string> {
     vars.CI_BUILD_TAG = f.build.ref;
   }
   if (f.build.environment) vars.CI_ENVIRONMENT_NAME = f.build.environment;
+  if (f.build.when === 'manual') vars.CI_JOB_MANUAL = 'true'; // Ci::Build#variables: `action?`
   if (f.user) {
     vars.GITLAB_USER_ID = String(f.user.id);
     vars.GITLAB_USER_LOGIN = f.user.username;

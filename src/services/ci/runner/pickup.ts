@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../../../store/db.js';
 import type { BuildRow } from '../../../store/ci_rows.js';
 import { transitionBuild } from '../build_transitions.js';
+import { jobTokenDigest } from '../../../finders/job_tokens.js';
 
 export const BUILD_TYPE = 'Ci::Build';
 
@@ -18,9 +19,6 @@ export interface Claimed {
   token: string;
 }
 
-export function tokenDigest(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex');
-}
 
 function leaseUntil(leaseMs: number): string {
   return new Date(Date.now() + leaseMs).toISOString();
@@ -33,7 +31,7 @@ export async function claimNextBuild(db: Db, owner: string, leaseMs: number): Pr
     if (!candidates.length) return null;
     for (const { id } of candidates) {
       const token = crypto.randomBytes(20).toString('hex');
-      const build = await transitionBuild(db, id, 'running', { token_digest: tokenDigest(token), runner_owner: owner, lease_until: leaseUntil(leaseMs) });
+      const build = await transitionBuild(db, id, 'running', { token_digest: jobTokenDigest(token), runner_owner: owner, lease_until: leaseUntil(leaseMs) });
       if (build) return { build, token };
     }
   }
