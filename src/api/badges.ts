@@ -63,10 +63,15 @@ async function badgeOr404(source: Source, id: number): Promise<BadgeRow> {
   return badge;
 }
 
-/** A group's badge seen through one of its projects is changed only through the group. */
+/**
+ * A group's badge seen through one of its projects is changed only through the group. 10.8's
+ * DELETE answers with Grape's `error!` of a string (`{"error": …}`); its PUT changed the group's
+ * badge, which Wharf refuses in the same words under GitLab's usual `message`.
+ */
 function ownBadge(source: Source, badge: BadgeRow, verb: 'update' | 'delete'): void {
   if (source.owner.type === 'ProjectBadge' && badge.type === 'GroupBadge') {
-    throw new ApiError(403, { message: `To ${verb} a Group badge please use the Group endpoint` });
+    const text = `To ${verb} a Group badge please use the Group endpoint`;
+    throw new ApiError(403, verb === 'delete' ? { error: text } : { message: text });
   }
 }
 

@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import type { LoadedProject } from './loaders.js';
 import { route, type Route } from './route.js';
-import { forbidden, notFound, recordNotFound } from '../http/errors.js';
+import { forbidden, notFound, paramError, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { ISSUE_EDIT_PARAMS, ISSUE_LIST_PARAMS, issueFiltersOf, issueInputOf } from './issue_params.js';
@@ -56,6 +56,8 @@ export async function readableIssue(deps: Deps, loaded: LoadedProject, iid: numb
   if (!can(loaded.user, subject, 'read_issue')) throw recordNotFound();
   return { issue, subject };
 }
+
+const STATE_EVENTS = ['reopen', 'close'];
 
 export const issueRoutes: Route[] = [
   route({
@@ -146,7 +148,9 @@ export const issueRoutes: Route[] = [
     path: ITEM,
     auth: 'user',
     load: 'project',
-    params: { ...issueIid, title: p.string(), updated_at: p.datetime(), state_event: p.string().values(['reopen', 'close']), ...ISSUE_EDIT_PARAMS },
+    // state_event's values are checked after update_issue (an ability of the issue, so asked
+    // once it is found): a member who may not edit it hears 403 first, as on every route.
+    params: { ...issueIid, title: p.string(), updated_at: p.datetime(), state_event: p.string(), ...ISSUE_EDIT_PARAMS },
     rules: {
       atLeastOneOf: ['title', 'description', 'assignee_ids', 'assignee_id', 'milestone_id', 'discussion_locked', 'labels', 'created_at', 'due_date', 'confidential', 'state_event'],
     },
@@ -155,6 +159,7 @@ export const issueRoutes: Route[] = [
     handler: async ({ deps, user, loaded, params: v, can: canOnProject }) => {
       const { issue, subject } = await readableIssue(deps, loaded, v.issue_iid);
       if (!can(user, subject, 'update_issue')) throw forbidden();
+      if (v.state_event != null && !STATE_EVENTS.includes(v.state_event)) throw paramError('state_event does not have a valid value');
       const input = await issueInputOf(deps, loaded, v);
       if (v.title !== undefined && v.title !== null) input.title = v.title;
       if (v.state_event) input.stateEvent = v.state_event as 'close' | 'reopen';

@@ -33,7 +33,8 @@ function uploadOf(raw: Record<string, unknown> | undefined): { uploadUrl?: strin
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) errors.url = ['is blocked: Only allowed protocols are http, https'];
   const upper = method.toUpperCase();
-  if (upper !== 'PUT' && upper !== 'POST') errors.http_method = ['is not included in the list'];
+  // WebUploadStrategy's own validation message.
+  if (upper !== 'PUT' && upper !== 'POST') errors.http_method = ['invalid. Only PUT and POST methods allowed.'];
   if (Object.keys(errors).length) throw new ApiError(400, { message: errors });
   return { uploadUrl: url, uploadMethod: upper as 'PUT' | 'POST' };
 }
@@ -66,6 +67,7 @@ export const projectExportRoutes: Route[] = [
       ctx.status = 200;
       ctx.set('Content-Type', 'application/gzip');
       ctx.set('Content-Disposition', `attachment; filename=${file.name}`);
+      ctx.set('Content-Transfer-Encoding', 'binary'); // present_disk_file!
       ctx.set('Content-Length', String(stat.size));
       ctx.body = fs.createReadStream(file.path);
       return HANDLED;

@@ -2,9 +2,10 @@
 // `path`, optional `namespace` and `override_params[...]`) answers 201 with the project's
 // ProjectImportStatus while the import runs in the background (services/project_import.ts);
 // `GET /projects/:id/import` follows it. 403 when `gitlab_project` is not among the
-// instance's import sources; "The file is invalid" when no file came. With `overwrite`, a
+// instance's import sources; then Grape's `requires :file, type: File`: 400 "file is missing"
+// without one, "file is invalid" for a field that is not a file. With `overwrite`, a
 // project already at the path is replaced once the import finished (services/project_overwrite.ts).
-import { ApiError, badRequest } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { uploadedFiles } from '../http/body.js';
 import { p } from '../http/params.js';
 import { settingsOf } from '../services/application_settings.js';
@@ -38,7 +39,10 @@ export const projectImportRoutes: Route[] = [
     handler: async ({ ctx, deps, user, params }) => {
       if (!(await settingsOf(deps)).import_sources.includes('gitlab_project')) throw new ApiError(403, { message: '403 Forbidden' });
       const file = uploadedFiles(ctx).file?.[0];
-      if (!file) throw badRequest('The file is invalid');
+      if (!file) {
+        const sent = (ctx.request.body as Record<string, unknown> | undefined)?.file !== undefined;
+        throw new ApiError(400, { error: sent ? 'file is invalid' : 'file is missing' });
+      }
       const project = await scheduleImport(deps, user, {
         path: params.path,
         namespace: params.namespace ?? undefined,

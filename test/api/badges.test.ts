@@ -77,7 +77,7 @@ describe('Badges API', function () {
       expect(put.body).to.deep.equal({ message: 'To update a Group badge please use the Group endpoint' });
       const del = await s.delete(url(`/${g.id}`), { token: master.token });
       expect(del.status).to.equal(403);
-      expect(del.body).to.deep.equal({ message: 'To delete a Group badge please use the Group endpoint' });
+      expect(del.body).to.deep.equal({ error: 'To delete a Group badge please use the Group endpoint' });
       expect(await s.db('badges').where({ id: g.id }).first()).to.include({ link_url: 'https://g.example.com/a' });
 
       const own = created(await s.post(url(), { token: master.token, json: { link_url: 'https://a.example.com', image_url: 'https://a.example.com/i.svg' } }));

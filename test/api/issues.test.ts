@@ -248,6 +248,10 @@ describe('Issues', () => {
       r = await s.put(`${p.path}/${i.iid}`, { token: owner.token, json: { state_event: 'open' } });
       expect(r.status).to.equal(400);
       expect(r.body).to.deep.equal({ error: 'state_event does not have a valid value' });
+      // A member who may not edit the issue is refused first, as on every route.
+      r = await s.put(`${p.path}/${i.iid}`, { token: guest.token, json: { state_event: 'bogus' } });
+      expect(r.status).to.equal(403);
+      expect(r.body).to.deep.equal(FORBIDDEN);
       r = await s.put(`${p.path}/${i.iid}`, { token: owner.token, json: { title: '' } });
       expect(r.status).to.equal(400);
       expect(r.body).to.deep.equal({ message: { title: ["can't be blank"] } });

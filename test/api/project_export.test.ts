@@ -59,6 +59,7 @@ describe('project export', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/gzip');
     expect(res.headers.get('content-disposition')).to.match(/^attachment; filename=\d{4}-\d\d-\d\d_\d\d-\d\d-\d{3}_ex-owner_exported_export\.tar\.gz$/);
+    expect(res.headers.get('content-transfer-encoding')).to.equal('binary');
     const names: string[] = [];
     await tar.t({ file, onReadEntry: (e) => names.push(e.path) });
     expect(names.sort()).to.deep.equal(['./', './VERSION', './project.bundle', './project.json']);
@@ -149,7 +150,7 @@ describe('project export', function () {
   it('refuses a bad upload method or URL with GitLab\'s validation errors', async () => {
     const r = await s.post(`/projects/${p.id}/export`, { token: owner.token, json: { upload: { url: 'ftp://example.com/x', http_method: 'GET' } } });
     expect(r.status).to.equal(400);
-    expect(r.body).to.deep.equal({ message: { url: ['is blocked: Only allowed protocols are http, https'], http_method: ['is not included in the list'] } });
+    expect(r.body).to.deep.equal({ message: { url: ['is blocked: Only allowed protocols are http, https'], http_method: ['invalid. Only PUT and POST methods allowed.'] } });
   });
 
   it('is 403 below master and 404 to a stranger', async () => {

@@ -313,7 +313,11 @@ describe('project import', function () {
     form.append('path', 'nofile');
     const res = await fetch(new URL('/api/v4/projects/import', s.url), { method: 'POST', headers: { 'PRIVATE-TOKEN': owner.token }, body: form });
     expect(res.status).to.equal(400);
-    expect(await res.json()).to.deep.equal({ message: 'The file is invalid' });
+    expect(await res.json()).to.deep.equal({ error: 'file is missing' });
+    form.append('file', 'not a file');
+    const text = await fetch(new URL('/api/v4/projects/import', s.url), { method: 'POST', headers: { 'PRIVATE-TOKEN': owner.token }, body: form });
+    expect(text.status).to.equal(400);
+    expect(await text.json()).to.deep.equal({ error: 'file is invalid' });
     const ns = await importArchive(s, owner.token, exported, { path: 'x', namespace: 'no-such-namespace' });
     expect(ns.status).to.equal(404);
     expect(ns.body).to.deep.equal({ message: '404 Namespace Not Found' });
