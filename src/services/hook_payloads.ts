@@ -162,7 +162,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
         after: event.after,
         ref: event.ref,
         checkout_sha: event.checkoutSha,
-        message: null,
+        message: event.message ?? null,
         user_id: event.userId,
         user_name: user?.name ?? null,
         user_username: user?.username ?? null,

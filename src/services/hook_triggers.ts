@@ -41,6 +41,8 @@ export type HookEvent =
       after: string;
       ref: string;
       checkoutSha: string | null;
+      /** An annotated tag's message (Tag Push Hook); absent or null otherwise. */
+      message?: string | null;
       commits: CommitSnapshot[];
       totalCommits: number;
     }

@@ -67,6 +67,14 @@ async function branchCommits(gitdir: string, base: string | null, head: string):
   return { commits: total ? await logCommits(gitdir, range, MAX_COMMITS) : [], total };
 }
 
+/** An annotated tag's message without its final newline (GitLab's tag.message); null for a lightweight tag. */
+async function tagMessage(gitdir: string, oid: string): Promise<string | null> {
+  if ((await git(gitdir, ['cat-file', '-t', oid])).trim() !== 'tag') return null;
+  const text = await git(gitdir, ['cat-file', 'tag', oid]);
+  const start = text.indexOf('\n\n');
+  return start < 0 ? '' : text.slice(start + 2).replace(/\n$/, '');
+}
+
 /** The hook events of a push, with their scopes; empty when no hook wants them. */
 export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[], defaultBranch: string | null): Promise<{ scope: HookScope; event: HookEvent }[]> {
   const wantsPush = await projectHasHooks(deps.db, project.id, 'push_hooks');
@@ -81,8 +89,10 @@ export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, 
     let commits: CommitSnapshot[] = [];
     let total = 0;
     let checkout: string | null = null;
+    let message: string | null = null;
     try {
       if (isTag && !removed) {
+        message = await tagMessage(gitdir, u.newOid);
         const sha = (await git(gitdir, ['rev-parse', '--verify', '--end-of-options', `${u.newOid}^{commit}`])).trim();
         commits = await logCommits(gitdir, [sha], 1);
         total = 1;
@@ -101,7 +111,7 @@ export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, 
     }
     out.push({
       scope: isTag ? 'tag_push_hooks' : 'push_hooks',
-      event: { kind: 'push', tag: isTag, projectId: project.id, userId: user.id, before: u.oldOid || '0'.repeat(40), after: u.newOid || '0'.repeat(40), ref: u.ref, checkoutSha: checkout, commits, totalCommits: total },
+      event: { kind: 'push', tag: isTag, projectId: project.id, userId: user.id, before: u.oldOid || '0'.repeat(40), after: u.newOid || '0'.repeat(40), ref: u.ref, checkoutSha: checkout, message, commits, totalCommits: total },
     });
   }
   return out;

@@ -217,7 +217,15 @@ describe('Webhooks', function () {
       expect(moved.total_commits_count).to.equal(1);
       expect(moved.commits[0].modified).to.deep.equal(['a.txt']);
       const tag = one('Tag Push Hook');
-      expect(tag).to.include({ object_kind: 'tag_push', ref: 'refs/tags/v1', total_commits_count: 1 });
+      expect(tag).to.include({ object_kind: 'tag_push', ref: 'refs/tags/v1', total_commits_count: 1, message: null });
+
+      // An annotated tag's hook carries its message (GitLab's tag.message, final newline dropped).
+      rx.clear();
+      await git(['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'tag', '-a', 'v2', '-m', 'Release two\n\nwith notes'], { cwd: work });
+      const third = await git(['push', repoUrl(s, project.path_with_namespace, 'root-test-token-0123456789', 'root'), 'v2'], { cwd: work });
+      expect(third.code, third.stderr).to.equal(0);
+      await s.drainJobs();
+      expect(one('Tag Push Hook')).to.include({ ref: 'refs/tags/v2', message: 'Release two\n\nwith notes' });
     });
 
     it('sends Issue Hook on open and update, with the changes', async () => {
