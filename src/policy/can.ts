@@ -36,7 +36,6 @@ import {
   canCreateMergeRequestIn,
   canDestroyMergeRequest,
   canReadMergeRequest,
-  canReadMergeRequestPipelines,
   canReadMergeRequests,
   canUpdateMergeRequest,
   type MergeRequestFacts,
@@ -222,7 +221,6 @@ export type ProjectAbility =
   | 'create_merge_request_from'
   | 'admin_merge_request'
   | 'destroy_merge_request'
-  | 'read_pipeline'
   | 'read_project_snippet'
   | 'create_project_snippet'
   | 'set_issue_created_at'
@@ -279,7 +277,6 @@ const ISSUE_FEATURE_RULES = {
   create_merge_request_from: (u, s) => canCreateMergeRequestFrom(u, s.project, s.access),
   admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
-  read_pipeline: (u, s) => canReadMergeRequestPipelines(u, s.project, s.access),
   read_project_snippet: (u, s) => canReadProjectSnippets(u, s.project, s.access),
   create_project_snippet: (u, s) => canCreateProjectSnippet(u, s.project, s.access),
   set_issue_created_at: (u, s) => canSetIssueTimestamps(u, s.access),
@@ -288,6 +285,11 @@ const ISSUE_FEATURE_RULES = {
   read_note: (u, s) => canReadProjectNotes(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, { readable: canReadProjectNotes(u, s.project, s.access), discussionLocked: false }),
   resolve_note: (u, s) => canResolveInProject(u, s.project, s.access),
+  read_build: (u, s) => ciProjectCan(u, s.project, s.access, 'read_build'),
+  read_pipeline: (u, s) => ciProjectCan(u, s.project, s.access, 'read_pipeline'),
+  update_build: (u, s) => ciProjectCan(u, s.project, s.access, 'update_build'),
+  create_pipeline: (u, s) => ciProjectCan(u, s.project, s.access, 'create_pipeline'),
+  update_pipeline: (u, s) => ciProjectCan(u, s.project, s.access, 'update_pipeline'),
   admin_build: (u, s) => ciProjectCan(u, s.project, s.access, 'admin_build'),
   read_deployment: (u, s) => ciProjectCan(u, s.project, s.access, 'read_deployment'),
   read_environment: (u, s) => ciProjectCan(u, s.project, s.access, 'read_environment'),
