@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { commitFiles, createProject } from '../helpers/projects.js';
+import { commitFiles, createBranch, createProject } from '../helpers/projects.js';
 import { addRoleMembers, useServerWithRoles, type Account } from '../helpers/roles.js';
 import { transitionBuild } from '../../src/services/ci/build_transitions.js';
 import { artifactsFile, traceFile } from '../../src/services/ci/runner/storage.js';
@@ -163,6 +163,93 @@ describe('CI permissions as GitLab 10.8', function () {
       expect([create.status, create.body]).to.deep.equal([403, FORBIDDEN]);
       const retry = await s.post(`/projects/${p.id}/jobs/${p.build}/retry`, { token: master.token });
       expect([retry.status, retry.body]).to.deep.equal([403, FORBIDDEN]);
+    });
+  });
+
+  describe('running jobs of a protected branch (Ci::BuildPolicy, Ci::PipelinePolicy)', () => {
+    let p: CiProject;
+    before(async () => {
+      p = await ciProject({ visibility: 'private' });
+      await createBranch(s, p.id, 'feature', 'master', owner.token);
+    });
+
+    it("answers 400 to a developer creating a pipeline on protected master, and stores nothing", async () => {
+      const before = (await s.get(`/projects/${p.id}/pipelines`, { token: owner.token })).body.length;
+      const r = await s.post(`/projects/${p.id}/pipeline`, { token: dev.token, json: { ref: 'master' } });
+      expect(r.status).to.equal(400);
+      expect(r.body).to.deep.equal({ message: { base: ["Insufficient permissions for protected ref 'master'"] } });
+      expect((await s.get(`/projects/${p.id}/pipelines`, { token: owner.token })).body.length).to.equal(before);
+      // A reporter is refused the route itself; a missing ref is still "Reference not found".
+      const rep = await s.post(`/projects/${p.id}/pipeline`, { token: reporter.token, json: { ref: 'master' } });
+      expect([rep.status, rep.body]).to.deep.equal([403, FORBIDDEN]);
+      const nope = await s.post(`/projects/${p.id}/pipeline`, { token: dev.token, json: { ref: 'nope' } });
+      expect([nope.status, nope.body]).to.deep.equal([400, { message: { base: ['Reference not found'] } }]);
+    });
+
+    it('lets the developer run pipelines of an unprotected branch, and masters those of master', async () => {
+      const feature = await s.post(`/projects/${p.id}/pipeline`, { token: dev.token, json: { ref: 'feature' } });
+      expect(feature.status, feature.text).to.equal(201);
+      expect(feature.body).to.include({ ref: 'feature', status: 'pending' });
+      const jobs = await jobsOf(p.id, feature.body.id);
+      const cancel = await s.post(`/projects/${p.id}/jobs/${jobs.build.id}/cancel`, { token: dev.token });
+      expect([cancel.status, cancel.body.status]).to.deep.equal([201, 'canceled']);
+      const retry = await s.post(`/projects/${p.id}/jobs/${jobs.build.id}/retry`, { token: dev.token });
+      expect([retry.status, retry.body.status]).to.deep.equal([201, 'pending']);
+      const retryPipeline = await s.post(`/projects/${p.id}/pipelines/${feature.body.id}/retry`, { token: dev.token });
+      expect(retryPipeline.status).to.equal(201);
+      // No tag is protected: a tag's pipeline is the developer's (can_create_tag? is push_code).
+      expect((await s.post(`/projects/${p.id}/repository/tags`, { token: owner.token, json: { tag_name: 'v1', ref: 'master' } })).status).to.equal(201);
+      const tag = await s.post(`/projects/${p.id}/pipeline`, { token: dev.token, json: { ref: 'v1' } });
+      expect(tag.status, tag.text).to.equal(201);
+      expect(tag.body).to.include({ ref: 'v1', tag: true });
+      const onMaster = await s.post(`/projects/${p.id}/pipeline`, { token: master.token, json: { ref: 'master' } });
+      expect(onMaster.status, onMaster.text).to.equal(201);
+    });
+
+    it("answers 403 to a developer retrying, playing or cancelling a protected branch's jobs, or retrying its pipeline", async () => {
+      const retry = await s.post(`/projects/${p.id}/jobs/${p.build}/retry`, { token: dev.token });
+      expect([retry.status, retry.body]).to.deep.equal([403, FORBIDDEN]);
+      const play = await s.post(`/projects/${p.id}/jobs/${p.deploy}/play`, { token: dev.token });
+      expect([play.status, play.body]).to.deep.equal([403, FORBIDDEN]);
+      const cancel = await s.post(`/projects/${p.id}/jobs/${p.deploy}/cancel`, { token: dev.token });
+      expect([cancel.status, cancel.body]).to.deep.equal([403, FORBIDDEN]);
+      const retryPipeline = await s.post(`/projects/${p.id}/pipelines/${p.pipelineId}/retry`, { token: dev.token });
+      expect([retryPipeline.status, retryPipeline.body]).to.deep.equal([403, FORBIDDEN]);
+      const jobs = await jobsOf(p.id, p.pipelineId);
+      expect(Object.values(jobs).map((j: any) => [j.name, j.status]).sort()).to.deep.equal([['build', 'success'], ['deploy', 'manual']]);
+      // The job is looked for before it is judged: a missing one is 404.
+      const missing = await s.post(`/projects/${p.id}/jobs/999999/retry`, { token: dev.token });
+      expect([missing.status, missing.body]).to.deep.equal([404, { message: '404 Not found' }]);
+    });
+
+    it('lets a master (and an admin) retry and play them', async () => {
+      const play = await s.post(`/projects/${p.id}/jobs/${p.deploy}/play`, { token: master.token });
+      expect([play.status, play.body.status]).to.deep.equal([200, 'pending']);
+      const retry = await s.post(`/projects/${p.id}/jobs/${p.build}/retry`, { token: admin.token });
+      expect([retry.status, retry.body.status]).to.deep.equal([201, 'pending']);
+    });
+
+    it('play asks read_build first: a reporter gets 404 for a missing job and 403 for a real one', async () => {
+      const missing = await s.post(`/projects/${p.id}/jobs/999999/play`, { token: reporter.token });
+      expect([missing.status, missing.body]).to.deep.equal([404, { message: '404 Not found' }]);
+      const real = await s.post(`/projects/${p.id}/jobs/${p.deploy}/play`, { token: reporter.token });
+      expect([real.status, real.body]).to.deep.equal([403, FORBIDDEN]);
+    });
+
+    it('lets developers run a protected branch whose rule lets developers merge (can_merge_to_branch?)', async () => {
+      const rule = await s.post(`/projects/${p.id}/protected_branches`, { token: owner.token, json: { name: 'release*', push_access_level: 40, merge_access_level: 30 } });
+      expect(rule.status, rule.text).to.equal(201);
+      await createBranch(s, p.id, 'release-1', 'master', owner.token);
+      const r = await s.post(`/projects/${p.id}/pipeline`, { token: dev.token, json: { ref: 'release-1' } });
+      expect(r.status, r.text).to.equal(201);
+      const jobs = await jobsOf(p.id, r.body.id);
+      const cancel = await s.post(`/projects/${p.id}/jobs/${jobs.build.id}/cancel`, { token: dev.token });
+      expect([cancel.status, cancel.body.status]).to.deep.equal([201, 'canceled']);
+    });
+
+    it("lets a developer cancel a protected branch's pipeline as a whole, as 10.8's cancel_running does", async () => {
+      const r = await s.post(`/projects/${p.id}/pipelines/${p.pipelineId}/cancel`, { token: dev.token });
+      expect(r.status, r.text).to.equal(200);
     });
   });
 });
