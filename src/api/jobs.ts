@@ -2,10 +2,15 @@
 // lib/api/job_artifacts.rb (the artifacts archive of a job, and of the latest successful
 // pipeline of a ref). A job here is a Ci::Build (not an external commit status), as
 // `user_project.builds` finds them; a missing one is 404 `{"message":"404 Not found"}`.
+// Cancel, retry and play ask update_build of the job itself once it is found (Ci::BuildPolicy:
+// 403 for a protected ref the user may not update); play asks only read_build of the project
+// before that, as 10.8 does.
 import fs from 'node:fs';
 import { badRequest, forbidden, notFound, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import type { Deps } from '../deps.js';
+import { can } from '../policy/can.js';
+import { ciRefFacts } from '../policy/ci_refs.js';
 import { cancelJob, playJob, retryable, playable, retryJob } from '../services/ci/pipeline_actions.js';
 import { BUILD_TYPE } from '../services/ci/runner/pickup.js';
 import { artifactsFile, traceFile } from '../services/ci/runner/storage.js';
@@ -14,6 +19,7 @@ import type { BuildRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
 import { presentJobs } from './pipelines.js';
 import { HANDLED, route, type Route } from './route.js';
+import type { LoadedProject } from './loaders.js';
 import type Koa from 'koa';
 
 const jobId = { job_id: p.integer().required() };
@@ -22,6 +28,13 @@ async function findJob(deps: Deps, projectId: number, id: number): Promise<Build
   const row: BuildRow | undefined = await deps.db('ci_builds').where({ project_id: projectId, id, type: BUILD_TYPE }).first();
   if (!row) throw recordNotFound();
   return row;
+}
+
+/** The job to run, found (404) and then judged (Ci::BuildPolicy's update_build: 403). */
+async function jobToRun(deps: Deps, loaded: LoadedProject, id: number): Promise<BuildRow> {
+  const build = await findJob(deps, loaded.project.id, id);
+  if (!can(loaded.user, { kind: 'build', ...(await ciRefFacts(deps.db, loaded.project, loaded.access, build)) }, 'update_build')) throw forbidden();
+  return build;
 }
 
 async function presentJob(deps: Deps, project: ProjectWithNamespace, build: BuildRow) {
@@ -76,7 +89,7 @@ export const jobRoutes: Route[] = [
     params: jobId,
     status: 201,
     summary: 'Cancel a specific job of a project',
-    handler: async ({ deps, project, params }) => presentJob(deps, project, await cancelJob(deps, await findJob(deps, project.id, params.job_id))),
+    handler: async ({ deps, project, loaded, params }) => presentJob(deps, project, await cancelJob(deps, await jobToRun(deps, loaded, params.job_id))),
   }),
   route({
     method: 'POST',
@@ -87,8 +100,8 @@ export const jobRoutes: Route[] = [
     params: jobId,
     status: 201,
     summary: 'Retry a specific build of a project',
-    handler: async ({ deps, project, user, params }) => {
-      const build = await findJob(deps, project.id, params.job_id);
+    handler: async ({ deps, project, loaded, user, params }) => {
+      const build = await jobToRun(deps, loaded, params.job_id);
       if (!retryable(build)) throw forbidden('Job is not retryable');
       return presentJob(deps, project, await retryJob(deps, build, user.id));
     },
@@ -98,12 +111,12 @@ export const jobRoutes: Route[] = [
     path: '/projects/:id/jobs/:job_id/play',
     auth: 'user',
     load: 'project',
-    ability: 'update_build',
+    ability: 'read_build',
     params: jobId,
     status: 200,
     summary: 'Trigger a manual job',
-    handler: async ({ deps, project, user, params }) => {
-      const build = await findJob(deps, project.id, params.job_id);
+    handler: async ({ deps, project, loaded, user, params }) => {
+      const build = await jobToRun(deps, loaded, params.job_id);
       // GitLab's bad_request!(attribute) wording, as 10.8 answers it.
       if (!playable(build)) throw badRequest('400 (Bad request) "Unplayable Job" not given');
       return presentJob(deps, project, await playJob(deps, build, user.id));

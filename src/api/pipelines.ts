@@ -1,11 +1,15 @@
 // GitLab 10.8's lib/api/pipelines.rb and the job lists of lib/api/jobs.rb: list (every filter),
 // create (`ref`; 400 `{"message":{"base":[…]}}`), single pipeline, and a project's or a
 // pipeline's jobs by `scope[]`, pipeline retry and cancel. One job, its trace, retry, cancel,
-// play and artifacts are in jobs.ts.
-import { recordNotFound } from '../http/errors.js';
+// play and artifacts are in jobs.ts. Retry asks update_pipeline of the pipeline itself once it
+// is found (Ci::PipelinePolicy: 403 for a protected ref the user may not update, raised by
+// 10.8's RetryPipelineService); cancel asks only the project's, as 10.8's cancel_running.
+import { forbidden, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
+import { can } from '../policy/can.js';
+import { ciRefFacts } from '../policy/ci_refs.js';
 import { fullPathOf } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
 import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesQuery } from '../finders/pipelines.js';
@@ -70,7 +74,6 @@ export const pipelineRoutes: Route[] = [
     status: 201,
     summary: 'Create a new pipeline',
     handler: async ({ deps, project, user, params }) => {
-      if (!project.jobs_enabled) throw new Invalid({ base: ['Pipelines are disabled!'] });
       const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
       const isBranch = (await reader.branches()).includes(params.ref);
       const isTag = !isBranch && (await reader.tags()).includes(params.ref);
@@ -104,9 +107,10 @@ export const pipelineRoutes: Route[] = [
     params: pipelineId,
     status: 201,
     summary: 'Retry failed builds in the pipeline',
-    handler: async ({ deps, project, user, params }) => {
+    handler: async ({ deps, project, access, user, params }) => {
       const row = await findPipeline(deps.db, project.id, params.pipeline_id);
       if (!row) throw recordNotFound();
+      if (!can(user, { kind: 'pipeline', ...(await ciRefFacts(deps.db, project, access, row)) }, 'update_pipeline')) throw forbidden();
       await retryPipeline(deps, row.id, user.id);
       return presentPipeline(deps, (await findPipeline(deps.db, project.id, row.id))!);
     },

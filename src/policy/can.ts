@@ -1,15 +1,17 @@
 // The one permission vocabulary: `can(user, subject, ability)` with GitLab 10.8's ability
 // names (ProjectPolicy, IssuePolicy, MergeRequestPolicy, NotePolicy, GroupPolicy, UserPolicy,
-// GroupMemberPolicy, ProjectMemberPolicy, NamespacePolicy, GlobalPolicy).
+// GroupMemberPolicy, ProjectMemberPolicy, NamespacePolicy, GlobalPolicy, Ci::BuildPolicy,
+// Ci::PipelinePolicy).
 // Every caller outside policy/ asks here; the rule files beside it (projects.ts, issues.ts,
-// merge_requests.ts, notes.ts, groups.ts, users.ts, members.ts, namespaces.ts, global.ts) are
-// its implementation.
+// merge_requests.ts, notes.ts, groups.ts, users.ts, members.ts, namespaces.ts, global.ts,
+// ci.ts, ci_refs.ts) are its implementation.
 //
 // Synchronous: a subject carries the facts its rules need, loaded once by the caller (the
 // route table's loader does it for the project or group of a route):
 //   can(user, projectSubject(project, access), 'push_code')
 //   can(user, { kind: 'issue', project, access, issue: { ...issueRow, assigneeIds } }, 'update_issue')
 //   can(user, { kind: 'group', ...await groupFacts(db, user, group) }, 'admin_group')
+//   can(user, { kind: 'build', ...await ciRefFacts(db, project, access, job) }, 'update_build')
 // Cross-cutting rules are applied here once, before any feature rule: an archived project
 // refuses its writes (policy/archived.ts).
 //
@@ -36,7 +38,6 @@ import {
   canCreateMergeRequestIn,
   canDestroyMergeRequest,
   canReadMergeRequest,
-  canReadMergeRequestPipelines,
   canReadMergeRequests,
   canUpdateMergeRequest,
   type MergeRequestFacts,
@@ -70,6 +71,7 @@ import {
 } from './snippets.js';
 import { canRequestProjectAccess, type ProjectRequestFacts } from './access_requests.js';
 import { ciProjectCan, type CiProjectAbility } from './ci.js';
+import { buildCan, pipelineCan, type BuildAbility, type CiRefFacts, type PipelineAbility } from './ci_refs.js';
 import {
   deployKeyAccessCan,
   deployKeyCan,
@@ -79,7 +81,18 @@ import {
   type DeployKeyFacts,
 } from './deploy_keys.js';
 
-export type { GroupAbility, UserAbility, GroupMemberAbility, ProjectMemberAbility, NamespaceAbility, GlobalAbility, DeployKeyAbility, DeployKeyAccessAbility };
+export type {
+  GroupAbility,
+  UserAbility,
+  GroupMemberAbility,
+  ProjectMemberAbility,
+  NamespaceAbility,
+  GlobalAbility,
+  DeployKeyAbility,
+  DeployKeyAccessAbility,
+  BuildAbility,
+  PipelineAbility,
+};
 
 /** A project with the user's access to it (projectAccess()). */
 export interface ProjectSubject {
@@ -177,6 +190,16 @@ export interface GlobalSubject {
 
 export const GLOBAL: GlobalSubject = { kind: 'global' };
 
+/** One job of a project, with its ref and the project's branch rules (ciRefFacts() of ci_refs.ts). */
+export interface BuildSubject extends CiRefFacts {
+  kind: 'build';
+}
+
+/** One pipeline of a project, or one about to be created for a ref (ciRefFacts()). */
+export interface PipelineSubject extends CiRefFacts {
+  kind: 'pipeline';
+}
+
 /** A deploy key reaching a project over git (policy/deploy_keys.ts); asked with a null user. */
 export interface DeployKeyAccessSubject extends DeployKeyAccessFacts {
   kind: 'deploy_key_access';
@@ -203,7 +226,9 @@ export type Subject =
   | ProjectAccessRequestSubject
   | GlobalSubject
   | DeployKeyAccessSubject
-  | DeployKeySubject;
+  | DeployKeySubject
+  | BuildSubject
+  | PipelineSubject;
 
 /**
  * Abilities on a project: its own, and those of its issues and merge requests as a whole.
@@ -222,7 +247,6 @@ export type ProjectAbility =
   | 'create_merge_request_from'
   | 'admin_merge_request'
   | 'destroy_merge_request'
-  | 'read_pipeline'
   | 'read_project_snippet'
   | 'create_project_snippet'
   | 'set_issue_created_at'
@@ -263,6 +287,8 @@ export interface AbilityOf {
   global: GlobalAbility;
   deploy_key_access: DeployKeyAccessAbility;
   deploy_key: DeployKeyAbility;
+  build: BuildAbility;
+  pipeline: PipelineAbility;
 }
 
 export type Ability = AbilityOf[keyof AbilityOf];
@@ -279,7 +305,6 @@ const ISSUE_FEATURE_RULES = {
   create_merge_request_from: (u, s) => canCreateMergeRequestFrom(u, s.project, s.access),
   admin_merge_request: (u, s) => canAdminMergeRequests(u, s.project, s.access),
   destroy_merge_request: (u, s) => canDestroyMergeRequest(u, s.project, s.access),
-  read_pipeline: (u, s) => canReadMergeRequestPipelines(u, s.project, s.access),
   read_project_snippet: (u, s) => canReadProjectSnippets(u, s.project, s.access),
   create_project_snippet: (u, s) => canCreateProjectSnippet(u, s.project, s.access),
   set_issue_created_at: (u, s) => canSetIssueTimestamps(u, s.access),
@@ -288,6 +313,11 @@ const ISSUE_FEATURE_RULES = {
   read_note: (u, s) => canReadProjectNotes(u, s.project, s.access),
   create_note: (u, s) => canCreateNote(u, s.project, s.access, { readable: canReadProjectNotes(u, s.project, s.access), discussionLocked: false }),
   resolve_note: (u, s) => canResolveInProject(u, s.project, s.access),
+  read_build: (u, s) => ciProjectCan(u, s.project, s.access, 'read_build'),
+  read_pipeline: (u, s) => ciProjectCan(u, s.project, s.access, 'read_pipeline'),
+  update_build: (u, s) => ciProjectCan(u, s.project, s.access, 'update_build'),
+  create_pipeline: (u, s) => ciProjectCan(u, s.project, s.access, 'create_pipeline'),
+  update_pipeline: (u, s) => ciProjectCan(u, s.project, s.access, 'update_pipeline'),
   admin_build: (u, s) => ciProjectCan(u, s.project, s.access, 'admin_build'),
   read_deployment: (u, s) => ciProjectCan(u, s.project, s.access, 'read_deployment'),
   read_environment: (u, s) => ciProjectCan(u, s.project, s.access, 'read_environment'),
@@ -368,6 +398,8 @@ export function can(user: UserRow | null, subject: PersonalSnippetSubject, abili
 export function can(user: UserRow | null, subject: ProjectAccessRequestSubject, ability: 'request_access'): boolean;
 export function can(user: null, subject: DeployKeyAccessSubject, ability: DeployKeyAccessAbility): boolean;
 export function can(user: UserRow | null, subject: DeployKeySubject, ability: DeployKeyAbility): boolean;
+export function can(user: UserRow | null, subject: BuildSubject, ability: BuildAbility): boolean;
+export function can(user: UserRow | null, subject: PipelineSubject, ability: PipelineAbility): boolean;
 export function can<S extends Subject>(user: UserRow | null, subject: S, ability: AbilityOf[S['kind']]): boolean;
 export function can(user: UserRow | null, subject: Subject, ability: Ability): boolean {
   if ('project' in subject && refusedOnArchived(subject.project, ability)) return false;
@@ -404,6 +436,10 @@ export function can(user: UserRow | null, subject: Subject, ability: Ability): b
       return deployKeyAccessCan(subject, ability as DeployKeyAccessAbility);
     case 'deploy_key':
       return deployKeyCan(user, subject, ability as DeployKeyAbility);
+    case 'build':
+      return buildCan(user, subject, ability as BuildAbility);
+    case 'pipeline':
+      return pipelineCan(user, subject, ability as PipelineAbility);
   }
 }
 

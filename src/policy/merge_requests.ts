@@ -115,18 +115,6 @@ export async function mergeRequestReaders(db: Conn, project: ProjectWithNamespac
   return out;
 }
 
-/**
- * A merge request's pipelines (read_pipeline): reporters and up, and readers of a public or
- * internal project whose jobs are public; nobody while the project has no jobs.
- */
-export function canReadMergeRequestPipelines(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess): boolean {
-  if (user && user.state === 'blocked') return false;
-  if (!project.jobs_enabled) return false;
-  if (isAdmin(user) || maxLevel(access) >= REPORTER) return true;
-  const open = project.visibility_level >= PUBLIC || (project.visibility_level >= INTERNAL && isSignedInRegular(user));
-  return open && !!project.public_jobs;
-}
-
 /** MergeRequest#can_be_merged_by? (can_update_branch?): push or merge rights on the target branch. */
 export async function canMergeMergeRequest(
   db: Conn,

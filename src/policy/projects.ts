@@ -123,7 +123,7 @@ export function maxLevel(access: ProjectAccess): number {
 }
 
 /** Public, or internal and the user is signed in: readable without membership. */
-function openToAll(user: UserRow | null, project: ProjectWithNamespace): boolean {
+export function openToAll(user: UserRow | null, project: ProjectWithNamespace): boolean {
   return project.visibility_level >= PUBLIC || (project.visibility_level >= INTERNAL && isSignedInRegular(user));
 }
 
@@ -157,10 +157,6 @@ export type ProjectLevelAbility =
   | 'fork_project' // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
   | 'read_pages'
   | 'update_pages'
-  | 'read_build'
-  | 'update_build'
-  | 'create_pipeline'
-  | 'update_pipeline'
   | 'read_commit_status'
   | 'create_commit_status';
 
@@ -184,11 +180,6 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   fork_project: REPORTER,
   read_pages: MASTER, // pages domains: masters (archived projects refuse update_pages)
   update_pages: MASTER,
-  // CI (issue #13): GitLab 10.8's ProjectPolicy: reporters read jobs, developers run them.
-  read_build: REPORTER,
-  update_build: DEVELOPER,
-  create_pipeline: DEVELOPER,
-  update_pipeline: DEVELOPER,
   // External CI's commit statuses (lib/api/commit_statuses.rb): reporters (and any reader of a
   // public or internal project) read them, developers post them; 10.8 keeps them when builds
   // are disabled, and its archived rule refuses create_commit_status.
@@ -197,7 +188,7 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_build', 'read_commit_status']);
+const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_commit_status']);
 
 /**
  * The project rule itself (policy-internal: callers outside policy/ use `can()` of can.ts).

@@ -2,14 +2,16 @@
 // while its pipeline holds fewer retried jobs of its name than its `retry` count is retried
 // at once, by its own user (Ci::Build.retry): the failed job is marked retried (so it gives no
 // build_failed to-do and leaves the pipeline's status) and a pending clone takes its place.
-// As Ci::RetryBuildService, only while that user may still update_build in the project (a
-// user removed from it meanwhile gets no more runs: the job just fails).
+// As Ci::RetryBuildService, only while that user may still update_build on the job (a user
+// removed from the project meanwhile, or who may no longer update its protected branch, gets
+// no more runs: the job just fails).
 import type { Conn } from '../../store/db.js';
 import type { BuildRow } from '../../store/ci_rows.js';
 import { now } from '../../store/time.js';
 import { findProjectByIdOrPath } from '../../finders/projects.js';
 import { findUserById } from '../../finders/users.js';
 import { can } from '../../policy/can.js';
+import { ciRefFacts } from '../../policy/ci_refs.js';
 import { projectAccess } from '../../policy/projects.js';
 import { cloneOf, insertBuild } from './job_clones.js';
 import { onJobRetried } from './status_events.js';
@@ -27,7 +29,7 @@ async function userMayRetry(tx: Conn, build: BuildRow): Promise<boolean> {
   const user = build.user_id === null ? undefined : await findUserById(tx, build.user_id);
   const project = await findProjectByIdOrPath(tx, String(build.project_id));
   if (!user || !project) return false;
-  return can(user, { kind: 'project', project, access: await projectAccess(tx, user, project) }, 'update_build');
+  return can(user, { kind: 'build', ...(await ciRefFacts(tx, project, await projectAccess(tx, user, project), build)) }, 'update_build');
 }
 
 /** Before `build` moves to failed: answers whether a clone was queued in its place. */

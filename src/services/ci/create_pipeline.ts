@@ -1,11 +1,18 @@
 // GitLab 10.8's Ci::CreatePipelineService: a pipeline for a commit of a branch or tag, from
-// the .gitlab-ci.yml at the project's ci_config_path. On a push (save_on_errors) a `[ci skip]`
-// head commit gives a `skipped` pipeline and an invalid file a `failed` one carrying
-// `yaml_errors`; through the API those are 400s with GitLab's `base` messages and nothing is
-// stored. A missing file or no job for the ref stores nothing either way.
+// the .gitlab-ci.yml at the project's ci_config_path. First its chain's Validate::Abilities:
+// the project's jobs are enabled, and the user may create a pipeline for that ref (a developer
+// on a protected branch they may neither push nor merge to may not: policy/ci_refs.ts); a push
+// so refused gets no pipeline, the API a 400 "Insufficient permissions for protected ref '…'".
+// On a push (save_on_errors) a `[ci skip]` head commit gives a `skipped` pipeline and an
+// invalid file a `failed` one carrying `yaml_errors`; through the API those are 400s with
+// GitLab's `base` messages and nothing is stored. A missing file or no job for the ref stores
+// nothing either way.
 import type { Deps } from '../../deps.js';
 import { fullPathOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
+import { can, projectSubject } from '../../policy/can.js';
+import { ciRefFacts } from '../../policy/ci_refs.js';
+import { projectAccess } from '../../policy/projects.js';
 import { Invalid } from '../../store/domain_errors.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
@@ -31,8 +38,22 @@ const SKIP_WORDS = /\[(?:ci[ _-]skip|skip[ _-]ci)\]/i;
 
 const refused = (message: string) => new Invalid({ base: [message] });
 
+/** Validate::Abilities: why the pipeline may not be created, or null when it may. */
+async function abilitiesRefusal(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, req: PipelineRequest): Promise<string | null> {
+  if (!project.jobs_enabled) return 'Pipelines are disabled!';
+  const access = await projectAccess(deps.db, user, project);
+  if (can(user, { kind: 'pipeline', ...(await ciRefFacts(deps.db, project, access, req)) }, 'create_pipeline')) return null;
+  if (can(user, projectSubject(project, access), 'create_pipeline')) return `Insufficient permissions for protected ref '${req.ref}'`;
+  return 'Insufficient permissions to create a new pipeline';
+}
+
 /** Creates the pipeline; null when a push needs none. Throws Invalid for the API's 400s. */
 export async function createPipeline(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, req: PipelineRequest): Promise<PipelineRow | null> {
+  const refusal = await abilitiesRefusal(deps, project, user, req);
+  if (refusal) {
+    if (req.saveOnErrors) return null;
+    throw refused(refusal);
+  }
   const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
   let commit;
   try {
