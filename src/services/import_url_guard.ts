@@ -1,9 +1,9 @@
 // Which URLs a repository may be imported from (GitLab 10.8's Gitlab::UrlBlocker and the
 // project's import_url validation): `http`, `https` or `git` URLs only; and, unless the
 // `allow_local_requests_from_hooks_and_services` setting is on, none whose host resolves to a
-// loopback, link-local, private, unique-local, unspecified, multicast or broadcast address —
-// decided on the resolved addresses, not the name, and again at every redirect (the caller
-// checks each hop; services/project_url_import.ts). Credentials in the URL are allowed and
+// loopback, link-local, private, unique-local, unspecified, multicast or broadcast address, nor
+// any address of this host's own interfaces — decided on the resolved addresses, not the name,
+// and again at every redirect (the caller checks each hop; services/project_url_import.ts). Credentials in the URL are allowed and
 // never repeated in a message (`redactUrl`).
 // Which addresses are local is outbound_url.ts's one list, shared with webhooks.
 import dns from 'node:dns/promises';

@@ -6,7 +6,10 @@
 // Refused unless local requests are allowed (`allow_local_requests_from_hooks_and_services`):
 // loopback (127/8, ::1), "this host" (0.0.0.0/8, ::), link-local (169.254/16 — cloud metadata —
 // and fe80::/10), private (10/8, 172.16/12, 192.168/16), carrier-grade NAT (100.64/10),
-// unique-local IPv6 (fc00::/7), and IPv4-mapped / IPv4-compatible IPv6 forms of any of them.
+// unique-local IPv6 (fc00::/7), every address of this host's own network interfaces (10.8's
+// `Socket.ip_address_list`: a public address the server listens on is the server itself), and
+// IPv4-mapped / IPv4-compatible IPv6 forms of any of them. The interfaces are read at each
+// check (os.networkInterfaces()), as addresses come and go while the server runs.
 //
 // API (small on purpose; import nothing else from here):
 //   assertPublicAddress(address)       throws BlockedAddress unless the literal IP is public
@@ -17,6 +20,7 @@
 //                                      (for a name, the lookup checks at connection time)
 import dns from 'node:dns';
 import net from 'node:net';
+import os from 'node:os';
 import type { LookupFunction } from 'node:net';
 
 /** The refusal; its message is what the hook's log records. */
@@ -71,14 +75,30 @@ function embeddedIpv4(address: string): string | null {
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
+/** The addresses of this host's interfaces right now (BlockList compares IPv6 whatever its spelling). */
+function ownAddresses(): net.BlockList {
+  const own = new net.BlockList();
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) {
+      const family = a.family === 'IPv4' ? 'ipv4' : 'ipv6';
+      if (net.isIP(a.address)) own.addAddress(a.address, family);
+    }
+  }
+  return own;
+}
+
+function isBlocked(address: string, family: 'ipv4' | 'ipv6'): boolean {
+  return blocked.check(address, family) || ownAddresses().check(address, family);
+}
+
 /** Whether `address` (a literal IP) is one Wharf may connect to without the local setting. */
 export function isPublicAddress(address: string): boolean {
   const kind = net.isIP(address);
-  if (kind === 4) return !blocked.check(address, 'ipv4');
+  if (kind === 4) return !isBlocked(address, 'ipv4');
   if (kind !== 6) return false; // not an address at all: refuse
   const v4 = embeddedIpv4(address);
-  if (v4 !== null) return !blocked.check(v4, 'ipv4');
-  return !blocked.check(address, 'ipv6');
+  if (v4 !== null) return !isBlocked(v4, 'ipv4');
+  return !isBlocked(address, 'ipv6');
 }
 
 /** Throws BlockedAddress unless `address` (a literal IP) is public. */

@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { git, repoUrl, workRepo, commit } from '../transport/git_client.js';
+import { hostInterfaceAddress, urlHost } from '../helpers/host_address.js';
 
 interface Received {
   path: string;
@@ -34,9 +35,9 @@ class Receiver {
   });
   url = '';
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  async start(host = '127.0.0.1'): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, host, resolve));
+    this.url = `http://${urlHost(host)}:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 
@@ -378,6 +379,27 @@ describe('Webhooks', function () {
         expect(logs[0].response_status).to.equal('internal error');
         expect(logs[0].internal_error_message).to.include('Requests to the local network are not allowed');
         await s.delete(`/projects/${project.id}/hooks/${hook.id}`);
+      }
+    });
+
+    it("never delivers to an address of this host's own interfaces (not loopback), and records why", async function () {
+      const address = hostInterfaceAddress();
+      if (address === null) return this.skip(); // no interface but loopback
+      const own = await new Receiver().start(address);
+      try {
+        const created = await s.post(`/projects/${project.id}/hooks`, { json: { url: `${own.url}/ok`, issues_events: true } });
+        expect(created.status, created.text).to.equal(201);
+        await s.post(`/projects/${project.id}/issues`, { json: { title: 'not for this host either' } });
+        await s.drainJobs();
+        await s.drainJobs({ at: new Date(Date.now() + 10 * 60_000) });
+        expect(own.received).to.have.length(0);
+        const logs = await s.db('web_hook_logs').where({ web_hook_id: created.body.id });
+        expect(logs).to.have.length(1);
+        expect(logs[0].response_status).to.equal('internal error');
+        expect(logs[0].internal_error_message).to.include('Requests to the local network are not allowed');
+        await s.delete(`/projects/${project.id}/hooks/${created.body.id}`);
+      } finally {
+        await own.stop();
       }
     });
   });

@@ -9,6 +9,7 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { gitOk, repoUrl, workRepo, commit, tempDir } from '../transport/git_client.js';
 import { freePort } from '../helpers/free_port.js';
 import { isLocalAddress } from '../../src/services/import_url_guard.js';
+import { hostInterfaceAddress, urlHost } from '../helpers/host_address.js';
 
 const refsOf = (gitdir: string) => execFileSync('git', ['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname) %(refname)']).toString().trim();
 
@@ -122,6 +123,26 @@ describe('import_url', function () {
     } finally {
       daemon.kill();
       await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: false } });
+    }
+  });
+
+  it("refuses an address of this host's own interfaces (not loopback) with the setting off, without a request to it", async function () {
+    const address = hostInterfaceAddress();
+    if (address === null) return this.skip(); // no interface but loopback
+    const requests: string[] = [];
+    const listener = http.createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => listener.listen(0, address, r));
+    try {
+      const port = (listener.address() as { port: number }).port;
+      const refused = await create('own-address', `http://${urlHost(address)}:${port}/repo.git`);
+      expect(refused.status).to.deep.include({ import_status: 'failed', import_error: 'Import url is blocked: Requests to the local network are not allowed' });
+      expect(requests).to.deep.equal([]);
+      expect(isLocalAddress(address), address).to.equal(true);
+    } finally {
+      listener.close();
     }
   });
 

@@ -1,7 +1,9 @@
 // services/outbound_url.ts: which literal addresses a webhook may reach without
 // `allow_local_requests_from_hooks_and_services`, whatever their spelling, and the lookup
-// that refuses a name resolving to a local address.
+// that refuses a name resolving to a local address; and every address of this host's own
+// interfaces, as 10.8's UrlBlocker refuses Socket.ip_address_list.
 import { expect } from 'chai';
+import os from 'node:os';
 import { assertAllowedUrl, assertPublicAddress, BlockedAddress, guardedLookup, isPublicAddress } from '../../src/services/outbound_url.js';
 
 describe('outbound_url', () => {
@@ -24,6 +26,15 @@ describe('outbound_url', () => {
       expect(() => assertPublicAddress(address)).to.not.throw();
     });
   }
+
+  it("refuses every address of this host's own interfaces, and their IPv4-mapped form", () => {
+    const own = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []);
+    expect(own.length).to.be.greaterThan(0);
+    for (const a of own) {
+      expect(isPublicAddress(a.address), a.address).to.equal(false);
+      if (a.family === 'IPv4') expect(isPublicAddress(`::ffff:${a.address}`), a.address).to.equal(false);
+    }
+  });
 
   it('refuses other schemes and literal local hosts in URLs, unless local requests are allowed', () => {
     expect(() => assertAllowedUrl(new URL('ftp://example.com/'), true)).to.throw(BlockedAddress);
