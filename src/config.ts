@@ -28,6 +28,8 @@ export interface Config {
   schemasDir: string;
   /** Background jobs run at once by this process (0: it runs none; another process does). */
   jobConcurrency: number;
+  /** Webhook deliveries run at once by this process besides them (their own slots). */
+  hookConcurrency: number;
   /** How long a job stays claimed by a process that stopped renewing it (a crash), in ms. */
   jobLeaseMs: number;
   /** How often jobs queued by other processes are looked for, in ms. */
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, postgres ? 10 : 4, 'WHARF_DB_POOL')),
     schemasDir: path.resolve(env.WHARF_SCHEMAS || path.join(INSTALL_ROOT, 'src/api/openapi/gitlab-10.8-schemas')),
     jobConcurrency: intFrom(env.WHARF_JOB_CONCURRENCY, 5, 'WHARF_JOB_CONCURRENCY'),
+    hookConcurrency: Math.max(1, intFrom(env.WHARF_HOOK_CONCURRENCY, 100, 'WHARF_HOOK_CONCURRENCY')),
     jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,
     jobPollMs: Math.max(10, intFrom(env.WHARF_JOB_POLL_MS, 1000, 'WHARF_JOB_POLL_MS')),
     jobShutdownMs: intFrom(env.WHARF_JOB_SHUTDOWN_SECONDS, 25, 'WHARF_JOB_SHUTDOWN_SECONDS') * 1000,

@@ -67,6 +67,7 @@ export async function prepare(config: Config, log: Logger = processLogger(config
   deps.jobs = new JobRunner(deps, {
     // Worker processes other than the jobs worker run none (src/workers.ts).
     concurrency: options.jobs === false ? 0 : config.jobConcurrency,
+    deliveryConcurrency: options.jobs === false || config.jobConcurrency === 0 ? 0 : config.hookConcurrency,
     leaseMs: config.jobLeaseMs,
     pollMs: config.jobPollMs,
     shutdownMs: config.jobShutdownMs,

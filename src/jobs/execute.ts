@@ -17,6 +17,12 @@ export function backoffMs(attempt: number, random = Math.random): number {
   return (count ** 4 + 15 + Math.floor(random() * 30) * (count + 1)) * 1000;
 }
 
+/** The delay after the `attempt`-th failed run: the kind's own schedule, else Sidekiq's backoff. */
+export function retryDelayMs(schedule: readonly number[] | undefined, attempt: number): number {
+  if (!schedule?.length) return backoffMs(attempt);
+  return schedule[Math.min(attempt, schedule.length) - 1];
+}
+
 /** The error as stored on the row: its message, then its stack, bounded. */
 export function errorText(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}${err.stack ? `\n${err.stack.split('\n').slice(1, 12).join('\n')}` : ''}`.slice(0, 4000);
@@ -57,7 +63,7 @@ export async function executeJob(deps: Deps, owner: string, row: JobRow, signal:
     }
     const error = errorText(failure);
     const max = row.max_attempts ?? maxAttemptsOf(row.kind);
-    const retryAt = row.attempts < max ? new Date((at ?? new Date()).getTime() + backoffMs(row.attempts)) : null;
+    const retryAt = row.attempts < max ? new Date((at ?? new Date()).getTime() + retryDelayMs(def?.retryDelaysMs, row.attempts)) : null;
     await failJob(deps.db, row, owner, error, retryAt, at);
     if (retryAt) log.warn({ ms, err: failure, retryAt: retryAt.toISOString() }, 'job failed, retrying later');
     else log.error({ ms, err: failure }, `job failed after ${row.attempts} attempts`);

@@ -19,10 +19,23 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
+/**
+ * Which slots a kind's jobs take: `default` ones share WHARF_JOB_CONCURRENCY; `deliveries`
+ * (webhook POSTs, waiting on other machines) have slots of their own (WHARF_HOOK_CONCURRENCY),
+ * so that slow receivers never hold the jobs of the instance, nor those the other way round.
+ */
+export type Lane = 'default' | 'deliveries';
+
+export const LANES: readonly Lane[] = ['default', 'deliveries'];
+
 export interface JobDefinition<P = any> {
   queue: QueueName;
   /** Attempts before the job is recorded as failed (default 25). */
   maxAttempts?: number;
+  /** Its slots (default `default`). */
+  lane?: Lane;
+  /** The delay before each retry (the last one repeats); default: Sidekiq's backoff (execute.ts). */
+  retryDelaysMs?: readonly number[];
   /** Does the work; throws to fail the attempt; what it returns is stored as the result. */
   handler(deps: Deps, payload: P, ctx: JobContext): Promise<unknown>;
 }
@@ -55,6 +68,15 @@ export function jobDefinition(kind: string): JobDefinition | undefined {
 
 export function registeredKinds(): string[] {
   return [...jobs.keys()];
+}
+
+/** The kinds whose jobs take `lane`'s slots. */
+export function kindsOfLane(lane: Lane): string[] {
+  return [...jobs.entries()].filter(([, def]) => (def.lane ?? 'default') === lane).map(([kind]) => kind);
+}
+
+export function laneOf(kind: string): Lane {
+  return jobs.get(kind)?.lane ?? 'default';
 }
 
 export function registeredCrons(): [string, CronDefinition][] {

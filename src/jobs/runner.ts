@@ -18,12 +18,14 @@ import { newJobRow, onJobsEnqueued, type EnqueueOptions, type JobOutcome, type J
 import { anyDue, claimJobs, insertClaimedJob, releaseJobs, renewLeases } from '../store/job_leases.js';
 import { beat, removeProcess } from '../store/job_processes.js';
 import { executeJob } from './execute.js';
-import { jobDefinition, maxAttemptsOf, registeredKinds } from './registry.js';
+import { jobDefinition, kindsOfLane, laneOf, LANES, maxAttemptsOf, registeredKinds, type Lane } from './registry.js';
 import { scheduleCrons } from './scheduler.js';
 
 export interface RunnerOptions {
   /** Jobs run at once by the background loop; 0: this process claims none by itself. */
   concurrency: number;
+  /** Webhook deliveries run at once besides them (their own lane), when concurrency > 0. */
+  deliveryConcurrency: number;
   /** How long a claim holds a job without a heartbeat. */
   leaseMs: number;
   /** How often other processes' jobs are looked for. */
@@ -38,6 +40,7 @@ const CRON_TICK_MS = 60_000;
 
 interface Running {
   row: JobRow;
+  lane: Lane;
   done: Promise<JobOutcome>;
   abort: AbortController;
 }
@@ -136,14 +139,20 @@ export class JobRunner implements JobPerformer {
       });
   }
 
-  private async fill(concurrency: number, at?: Date): Promise<number> {
-    const free = concurrency - this.running.size;
-    if (free <= 0) return 0;
-    const kinds = registeredKinds();
-    if (!(await anyDue(this.deps.db, kinds, at))) return 0;
-    const rows = await claimJobs(this.deps.db, { owner: this.id, limit: free, kinds, leaseMs: this.options.leaseMs, at, maxAttemptsOf });
-    for (const row of rows) void this.launch(row, at);
-    return rows.length;
+  /** Claims due jobs for the free slots of each lane; answers how many were claimed. */
+  private async fill(concurrency: number, at?: Date, deliveries = this.options.deliveryConcurrency): Promise<number> {
+    let claimed = 0;
+    for (const lane of LANES) {
+      const limit = lane === 'deliveries' ? deliveries : concurrency;
+      const free = limit - [...this.running.values()].filter((r) => r.lane === lane).length;
+      if (free <= 0) continue;
+      const kinds = kindsOfLane(lane);
+      if (!(await anyDue(this.deps.db, kinds, at))) continue;
+      const rows = await claimJobs(this.deps.db, { owner: this.id, limit: free, kinds, leaseMs: this.options.leaseMs, at, maxAttemptsOf });
+      for (const row of rows) void this.launch(row, at);
+      claimed += rows.length;
+    }
+    return claimed;
   }
 
   private launch(row: JobRow, at?: Date): Promise<JobOutcome> {
@@ -152,7 +161,7 @@ export class JobRunner implements JobPerformer {
       this.running.delete(row.id);
       this.tick();
     });
-    this.running.set(row.id, { row, done, abort });
+    this.running.set(row.id, { row, lane: laneOf(row.kind), done, abort });
     return done;
   }
 
@@ -170,7 +179,7 @@ export class JobRunner implements JobPerformer {
     const concurrency = Math.max(1, opts.concurrency ?? this.options.concurrency);
     for (;;) {
       await this.ticking;
-      const claimed = await this.fill(concurrency, opts.at);
+      const claimed = await this.fill(concurrency, opts.at, Math.max(1, this.options.deliveryConcurrency));
       if (!claimed && !this.running.size) {
         if (!(await anyDue(this.deps.db, registeredKinds(), opts.at))) return;
         await new Promise((r) => setTimeout(r, 10)); // claimed meanwhile by a tick or another process

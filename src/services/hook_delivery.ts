@@ -2,7 +2,7 @@
 // the `web_hook` job: the hook is read again (a hook deleted meanwhile sends nothing), the
 // payload built (hook_payloads.ts) and POSTed (hook_sender.ts), and the attempt logged in
 // web_hook_logs. Beyond 10.8, which tried once: a receiver that answers 5xx or cannot be
-// reached throws, so the queue retries it with backoff (DELIVERY_ATTEMPTS in all), and the
+// reached throws, so the queue retries it (DELIVERY_ATTEMPTS in all, on a fixed schedule), and the
 // job's failure is recorded when none is left. A 4xx, a 3xx or a refused address is final.
 //
 // Local addresses: refused for project hooks unless `allow_local_requests_from_hooks_and_services`
@@ -17,8 +17,10 @@ import { sendHook } from './hook_sender.js';
 import { BlockedAddress } from './outbound_url.js';
 import type { WebHookJobPayload } from './hook_triggers.js';
 
-/** GitLab's `webhook_timeout` (gitlab.yml, 10 seconds by default). */
+/** GitLab's `webhook_timeout` (gitlab.yml, 10 seconds by default): the whole exchange. */
 export const HOOK_TIMEOUT_MS = 10_000;
+/** Reaching the receiver: a host that does not answer the connection is given up on sooner. */
+export const HOOK_CONNECT_TIMEOUT_MS = 3_000;
 
 /** A failure worth another attempt (5xx, unreachable, timed out). */
 export class RetryableDelivery extends Error {}
@@ -58,6 +60,7 @@ export async function deliverHook(deps: Deps, job: WebHookJobPayload, attempt: n
       verifyTls: hook.enable_ssl_verification === true || hook.enable_ssl_verification === 1,
       allowLocal,
       timeoutMs: HOOK_TIMEOUT_MS,
+      connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,
     });
     await logAttempt(deps, hook, job.hookName, attempt, String(res.status), res.body, null, Date.now() - started);
     if (res.status >= 500) throw new RetryableDelivery(`${hook.url} answered ${res.status}`);

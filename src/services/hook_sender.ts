@@ -7,7 +7,8 @@
 // - redirects are never followed (a 3xx is the answer, recorded as such), so a public URL
 //   cannot bounce the request to a private one;
 // - TLS certificates are verified unless the hook turned `enable_ssl_verification` off;
-// - the whole exchange has a deadline, and at most RESPONSE_CAP bytes of the answer are kept.
+// - connecting has a deadline of its own (connectTimeoutMs, shorter), the whole exchange one
+//   (timeoutMs, GitLab's webhook_timeout), and at most RESPONSE_CAP bytes of the answer are kept.
 import http from 'node:http';
 import https from 'node:https';
 import { assertAllowedUrl, guardedLookup } from './outbound_url.js';
@@ -23,6 +24,7 @@ export interface HookRequest {
   verifyTls: boolean;
   allowLocal: boolean;
   timeoutMs: number;
+  connectTimeoutMs: number;
 }
 
 export interface HookResponse {
@@ -78,10 +80,14 @@ export function sendHook(req: HookRequest): Promise<HookResponse> {
       },
     );
     const timer = setTimeout(() => request.destroy(new Error(`timed out after ${req.timeoutMs} ms`)), req.timeoutMs);
+    const connecting = setTimeout(() => request.destroy(new Error(`could not connect within ${req.connectTimeoutMs} ms`)), req.connectTimeoutMs);
+    request.on('socket', (socket) => socket.once('connect', () => clearTimeout(connecting)));
     request.on('error', (err) => {
       clearTimeout(timer);
+      clearTimeout(connecting);
       reject(err);
     });
+    request.on('close', () => clearTimeout(connecting));
     request.end(req.body);
   });
 }

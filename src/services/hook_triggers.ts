@@ -78,13 +78,20 @@ export interface WebHookJobPayload {
   event: HookEvent;
 }
 
-/** Attempts of one delivery: the first and three retries with the queue's backoff. */
+/** Attempts of one delivery: the first and three retries. */
 export const DELIVERY_ATTEMPTS = 4;
+/** The waits before the retries of a delivery: 10 s, 1 min, 5 min (fixed, so they can be relied on). */
+export const DELIVERY_RETRY_DELAYS_MS: readonly number[] = [10_000, 60_000, 300_000];
+
+/** A hook's deliveries run one at a time (the job queue's group). */
+export function deliveryGroup(hookId: number): string {
+  return `web_hook:${hookId}`;
+}
 
 async function enqueueFor(tx: Conn, hooks: Pick<WebHookRow, 'id'>[], hookName: WebHookJobPayload['hookName'], event: HookEvent): Promise<void> {
   for (const hook of hooks) {
     const payload: WebHookJobPayload = { hookId: hook.id, hookName, event };
-    await enqueueJob(tx, WEB_HOOK_JOB, payload, { maxAttempts: DELIVERY_ATTEMPTS });
+    await enqueueJob(tx, WEB_HOOK_JOB, payload, { maxAttempts: DELIVERY_ATTEMPTS, groupKey: deliveryGroup(hook.id) });
   }
 }
 

@@ -20,7 +20,7 @@ export function validHookUrl(url: string): boolean {
 }
 
 function check(input: HookInput): void {
-  if (input.url !== undefined && !validHookUrl(input.url)) throw new Invalid({ url: ['is invalid'] });
+  if (input.url !== undefined && !validHookUrl(input.url)) throw new Invalid({ url: ['must be a valid URL'] }); // UrlValidator's words
   if (input.token !== undefined && input.token.includes('\n')) throw new Invalid({ token: ['is invalid'] });
 }
 

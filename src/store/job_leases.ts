@@ -42,20 +42,42 @@ export async function anyDue(db: Conn, kinds: string[], at = new Date()): Promis
   return !!row;
 }
 
-/** Marks up to `limit` due jobs running under this owner's lease; answers them. */
+/** Rows read per job claimed, so that a group's later jobs do not crowd out other jobs. */
+const GROUP_OVERSCAN = 4;
+
+/**
+ * Marks up to `limit` due jobs running under this owner's lease; answers them. Of a group
+ * (`group_key`), one job at a time: none while one of its jobs runs under a live lease, and
+ * the first due one otherwise.
+ */
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRow[]> {
   if (!o.kinds.length || o.limit <= 0) return [];
   const at = o.at ?? new Date();
   const stamp = at.toISOString();
   const until = new Date(at.getTime() + o.leaseMs).toISOString();
   return db.transaction(async (tx) => {
-    let select = tx('jobs').where(due(stamp)).whereIn('kind', o.kinds).orderBy('run_at').orderBy('id').limit(o.limit).select('*');
+    // A group's job waits while another of its group runs under a live lease (one at a time).
+    const busyGroups = tx('jobs').where('state', 'running').whereNotNull('group_key').andWhere('locked_until', '>=', stamp).select('group_key');
+    let select = tx('jobs')
+      .where(due(stamp))
+      .whereIn('kind', o.kinds)
+      .where((q) => q.whereNull('group_key').orWhereNotIn('group_key', busyGroups))
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(o.limit * GROUP_OVERSCAN)
+      .select('*');
     // PostgreSQL: lock the chosen rows, skipping those another claimer has locked. SQLite has
     // no row locks and needs none: BEGIN IMMEDIATE already made this transaction the only writer.
     if (!isSqlite(tx)) select = select.forUpdate().skipLocked();
     const rows: JobRow[] = await select;
     const claimed: JobRow[] = [];
+    const groups = new Set<string>();
     for (const row of rows) {
+      if (claimed.length >= o.limit) break;
+      if (row.group_key !== null) {
+        if (groups.has(row.group_key)) continue; // its group's first job is taken in this claim
+        groups.add(row.group_key);
+      }
       // A job whose lease expired with no attempt left (it killed its process each time) fails.
       if (row.state === 'running' && row.attempts >= (row.max_attempts ?? o.maxAttemptsOf(row.kind))) {
         await finishFailed(tx, row, `the job's process stopped while running it (attempt ${row.attempts}), and no attempt is left`, at);

@@ -81,6 +81,8 @@ export interface EnqueueOptions {
   uniqueKey?: string;
   /** How long the key is held (default 'finished'). */
   uniqueUntil?: UniqueUntil;
+  /** Jobs with the same group key run one at a time (a webhook's deliveries). */
+  groupKey?: string;
 }
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -101,6 +103,8 @@ export interface JobRow {
   locked_until: string | null;
   unique_key: string | null;
   unique_until: UniqueUntil | null;
+  /** Jobs of one group run one at a time (EnqueueOptions.groupKey). */
+  group_key: string | null;
   progress: string | null;
   result: string | null;
   last_error: string | null;
@@ -177,6 +181,7 @@ export function newJobRow(kind: string, payload: unknown, opts: EnqueueOptions, 
     locked_until: null,
     unique_key: opts.uniqueKey ?? null,
     unique_until: opts.uniqueKey ? (opts.uniqueUntil ?? 'finished') : null,
+    group_key: opts.groupKey ?? null,
     progress: null,
     result: null,
     last_error: null,

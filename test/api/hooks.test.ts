@@ -16,19 +16,24 @@ interface Received {
   body: any;
 }
 
-/** A webhook receiver: `/ok` answers 200, `/flaky` 500 then 200, `/hang` never, `/redirect` 302 to /ok. */
+/** A webhook receiver: `/ok` answers 200, `/flaky` 500 then 200, `/flaky-twice` 500 twice then 200, `/hang` never, `/redirect` 302 to /ok. */
 class Receiver {
   readonly received: Received[] = [];
   readonly hanging: http.ServerResponse[] = [];
   private flaky = 0;
+  private flakyTwice = 0;
+  /** When each request arrived (ms since the epoch), in order. */
+  readonly arrivals: { path: string; at: number }[] = [];
   private server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       this.received.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : null });
+      this.arrivals.push({ path: req.url ?? '', at: Date.now() });
       if (req.url === '/hang') return void this.hanging.push(res);
       if (req.url === '/flaky' && this.flaky++ === 0) return void res.writeHead(500).end('boom');
+      if (req.url === '/flaky-twice' && this.flakyTwice++ < 2) return void res.writeHead(500).end('boom');
       if (req.url === '/redirect') return void res.writeHead(302, { Location: `${this.url}/ok` }).end();
       res.writeHead(200).end('ok');
     });
@@ -158,7 +163,7 @@ describe('Webhooks', function () {
 
       const bad = await s.post('/hooks', { json: { url: 'nope' } });
       expect(bad.status).to.equal(400);
-      expect(bad.body).to.deep.equal({ message: { url: ['is invalid'] } });
+      expect(bad.body).to.deep.equal({ message: { url: ['must be a valid URL'] } });
 
       expect((await s.delete(`/hooks/${created.body.id}`)).status).to.equal(204);
       const missing = await s.delete(`/hooks/${created.body.id}`);
@@ -362,6 +367,29 @@ describe('Webhooks', function () {
       expect(logs.map((l: { response_status: string; attempt: number }) => [l.attempt, l.response_status])).to.deep.equal([[1, '500'], [2, '200']]);
       await s.delete(`/projects/${project.id}/hooks/${hook.id}`);
     });
+
+    it('retries on a fixed schedule: 10 s, then 1 min, then 5 min', async () => {
+      const hook = (await s.post(`/projects/${project.id}/hooks`, { json: { url: `${rx.url}/flaky-twice`, issues_events: true, push_events: false } })).body;
+      await s.post(`/projects/${project.id}/issues`, { json: { title: 'retried twice' } });
+      await s.drainJobs();
+      const job = async () => (await s.db('jobs').where({ kind: 'web_hook' }).orderBy('id', 'desc').first()) as { run_at: string; started_at: string; state: string; attempts: number };
+      let row = await job();
+      expect(row).to.include({ state: 'queued', attempts: 1 });
+      const first = Date.parse(row.run_at) - Date.parse(row.started_at);
+      expect(first).to.be.within(10_000, 11_000);
+      const second = new Date(Date.parse(row.run_at) + 1);
+      await s.drainJobs({ at: second });
+      row = await job();
+      expect(row).to.include({ state: 'queued', attempts: 2 });
+      expect(Date.parse(row.run_at) - second.getTime()).to.equal(60_000);
+      await s.drainJobs({ at: new Date(Date.parse(row.run_at) - 1000) }); // not due yet
+      expect(rx.at('/flaky-twice')).to.have.length(2);
+      await s.drainJobs({ at: new Date(Date.parse(row.run_at)) });
+      expect((await job()).state).to.equal('succeeded');
+      const logs = await s.db('web_hook_logs').where({ web_hook_id: hook.id }).orderBy('id');
+      expect(logs.map((l: { response_status: string; attempt: number }) => [l.attempt, l.response_status])).to.deep.equal([[1, '500'], [2, '500'], [3, '200']]);
+      await s.delete(`/projects/${project.id}/hooks/${hook.id}`);
+    });
   });
 
   describe('local addresses with the setting off', () => {
@@ -418,6 +446,30 @@ describe('Webhooks with a running job queue', function () {
   after(async () => {
     await rx?.stop();
     await s?.close();
+  });
+
+  it('delivers to a healthy receiver at once while 50 others hang', async () => {
+    const project = (await s.post('/projects', { json: { name: 'many-hang' } })).body;
+    for (let i = 0; i < 50; i++) await s.post(`/projects/${project.id}/hooks`, { json: { url: `${rx.url}/hang`, issues_events: true } });
+    await s.post(`/projects/${project.id}/hooks`, { json: { url: `${rx.url}/ok`, issues_events: true } });
+    rx.clear();
+    rx.arrivals.length = 0;
+    const created: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      expect((await s.post(`/projects/${project.id}/issues`, { json: { title: `issue ${i}` } })).status).to.equal(201);
+      created.push(Date.now());
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (let i = 0; i < 100 && rx.at('/ok', 'Issue Hook').length < 5; i++) await new Promise((r) => setTimeout(r, 50));
+    const healthy = rx.arrivals.filter((a) => a.path === '/ok');
+    expect(healthy, 'the healthy receiver got every delivery while the others hung').to.have.length(5);
+    const lags = healthy.map((a, i) => a.at - created[i]);
+    // eslint-disable-next-line no-console
+    if (process.env.WHARF_TEST_LOG) console.log(`healthy hook delays behind 50 hanging ones: ${lags.join(', ')} ms`);
+    expect(rx.hanging.length).to.be.at.least(50); // every hanging hook had its delivery in flight
+    // Their later deliveries find no hook, and send nothing.
+    for (const hook of (await s.get(`/projects/${project.id}/hooks?per_page=100`)).body as { id: number }[]) await s.delete(`/projects/${project.id}/hooks/${hook.id}`);
+    for (const res of rx.hanging.splice(0)) res.destroy();
   });
 
   it('answers API writes while a receiver hangs on an earlier delivery', async () => {

@@ -52,7 +52,7 @@ registerJob<{ key: string }>('test_counted', {
 registerCron('test_daily', { kind: 'test_counted', everyMs: 86_400_000, payload: { key: 'cron' } });
 
 const LEASE_MS = 30_000;
-const options = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({ concurrency: 0, leaseMs: LEASE_MS, pollMs: 60_000, shutdownMs: 5_000, ...o });
+const options = (o: Partial<RunnerOptions> = {}): RunnerOptions => ({ concurrency: 0, deliveryConcurrency: 0, leaseMs: LEASE_MS, pollMs: 60_000, shutdownMs: 5_000, ...o });
 const later = (ms: number) => new Date(Date.now() + ms);
 
 describe('job queue', () => {
