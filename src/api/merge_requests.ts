@@ -235,7 +235,9 @@ export const mergeRequestRoutes: Route[] = [
     },
   }),
 
-  // read_pipeline on the project first, then the merge request (merge_request_pipelines_with_access).
+  // read_pipeline on the project first, then the merge request (merge_request_pipelines_with_access):
+  // 404 when it is missing, 403 when it may not be read (find_merge_request_with_access's
+  // authorize!), as 10.8 answers a guest of a private project whose jobs are public.
   route({
     method: 'GET',
     path: `${ITEM}/pipelines`,
@@ -246,7 +248,9 @@ export const mergeRequestRoutes: Route[] = [
     summary: "A merge request's pipelines: the source branch's pipelines of its commits, newest first",
     response: { schema: 'PipelineBasic', list: true },
     handler: async ({ ctx, deps, loaded, params }) => {
-      const mr = await readableMergeRequest(deps, loaded, params.merge_request_iid);
+      const mr = await findMergeRequest(deps.db, loaded.project.id, params.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      if (!can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request')) throw forbidden();
       const shas = await mergeRequestShas(deps, loaded.project, mr);
       const rows = await paginate<PipelineRow>(ctx, deps.db, allPipelinesQuery(deps.db, mr, shas));
       return rows.map(pipelineBasic);

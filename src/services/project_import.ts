@@ -6,6 +6,9 @@
 // a temporary repository, then, under the project's lock, restores the relations in one
 // transaction whose last step puts the new repository in place: either everything is there
 // (`finished`) or nothing is (`failed` with `import_error`, the project as it was made).
+// A `namespace` the caller may not read (read_namespace: a group they are no member of,
+// another user's) is 404 Namespace Not Found, as a missing one (10.8's find_namespace!): only
+// one they may read can answer 400 "Namespace is not valid".
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,6 +20,8 @@ import { enqueueJob } from '../store/job_queue.js';
 import { now } from '../store/time.js';
 import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { findNamespaceByIdOrPath } from '../finders/namespaces.js';
+import { can } from '../policy/can.js';
+import { namespaceFacts } from '../policy/namespaces.js';
 import { cloneBundle, validRefName, verifiedBundleRefs } from '../git/bundle.js';
 import { forget } from '../git/cache.js';
 import { checkVersion, ImportError, readTree, unpackArchive } from './import_archive.js';
@@ -62,7 +67,9 @@ function firstMessage(err: Invalid): string {
 /** Makes the project and queues its import; the project as answered (import_status scheduled). */
 export async function scheduleImport(deps: Deps, user: UserRow, req: ImportRequest): Promise<ProjectWithNamespace> {
   const namespace = req.namespace === undefined ? undefined : await findNamespaceByIdOrPath(deps.db, req.namespace);
-  if (req.namespace !== undefined && !namespace) throw new NotFound('Namespace');
+  if (req.namespace !== undefined && !(namespace && can(user, { kind: 'namespace', ...(await namespaceFacts(deps.db, user, namespace)) }, 'read_namespace'))) {
+    throw new NotFound('Namespace');
+  }
   const namespaceId = namespace?.id;
   const namespacePath = namespace ? namespace.full_path : user.username;
   const overwriting = !!req.overwrite && !!(await findProjectByIdOrPath(deps.db, `${namespacePath}/${req.path}`));

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { commitFiles, createBranch, createProject } from '../helpers/projects.js';
 import { addRoleMembers, useServerWithRoles, type Account } from '../helpers/roles.js';
+import { importArchive, tarGz } from '../helpers/archives.js';
 import { transitionBuild } from '../../src/services/ci/build_transitions.js';
 import { artifactsFile, traceFile } from '../../src/services/ci/runner/storage.js';
 
@@ -250,6 +251,33 @@ describe('CI permissions as GitLab 10.8', function () {
     it("lets a developer cancel a protected branch's pipeline as a whole, as 10.8's cancel_running does", async () => {
       const r = await s.post(`/projects/${p.id}/pipelines/${p.pipelineId}/cancel`, { token: dev.token });
       expect(r.status, r.text).to.equal(200);
+    });
+  });
+
+  describe('POST /projects/import into a namespace the caller may not read', () => {
+    const archive = tarGz([{ name: 'VERSION', body: '0.2.2' }]);
+
+    it('answers 404 Namespace Not Found for a private group as for a missing one, 400 to a member who may not create in it', async () => {
+      const group = await s.post('/groups', { token: owner.token, json: { name: 'ci-secret', path: 'ci-secret', visibility: 'private' } });
+      expect(group.status, group.text).to.equal(201);
+      const hidden = await importArchive(s, stranger.token, archive, { path: 'x', namespace: 'ci-secret' });
+      const missing = await importArchive(s, stranger.token, archive, { path: 'x', namespace: 'ci-no-such-group' });
+      expect([hidden.status, hidden.body]).to.deep.equal([404, { message: '404 Namespace Not Found' }]);
+      expect([missing.status, missing.body]).to.deep.equal([404, { message: '404 Namespace Not Found' }]);
+      const byId = await importArchive(s, stranger.token, archive, { path: 'x', namespace: String(group.body.id) });
+      expect([byId.status, byId.body]).to.deep.equal([404, { message: '404 Namespace Not Found' }]);
+      const someoneElses = await importArchive(s, stranger.token, archive, { path: 'x', namespace: owner.user.username });
+      expect([someoneElses.status, someoneElses.body]).to.deep.equal([404, { message: '404 Namespace Not Found' }]);
+      expect((await s.post(`/groups/${group.body.id}/members`, { token: owner.token, json: { user_id: guest.user.id, access_level: 10 } })).status).to.equal(201);
+      const member = await importArchive(s, guest.token, archive, { path: 'x', namespace: 'ci-secret' });
+      expect([member.status, member.body]).to.deep.equal([400, { message: 'Namespace is not valid' }]);
+    });
+
+    it('answers 404 for a public group the caller is not a member of (read_namespace is membership)', async () => {
+      const group = await s.post('/groups', { token: owner.token, json: { name: 'ci-open', path: 'ci-open', visibility: 'public' } });
+      expect(group.status, group.text).to.equal(201);
+      const r = await importArchive(s, stranger.token, archive, { path: 'x', namespace: 'ci-open' });
+      expect([r.status, r.body]).to.deep.equal([404, { message: '404 Namespace Not Found' }]);
     });
   });
 });
