@@ -1,7 +1,8 @@
 // WHARF_WORKERS=N: N processes serve the port (node:cluster; the primary hands each new
 // connection to a worker in turn), sharing the SQLite file (WAL: readers never wait for the
 // writer), the repositories (file locks) and nothing else. The primary only starts, watches
-// and stops workers: it loads none of the application, so it stays small.
+// and stops workers (and relays a scrape of /-/metrics to all of them: services/metrics_cluster.ts):
+// it loads none of the application, so it stays small.
 //
 // The first worker sets up (migrations, root, recovery of repository moves cut short by a
 // crash) and runs the daily jobs; the others start once it is ready, so none of them serves
@@ -15,6 +16,7 @@
 // on their next request.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
+import { MetricsRelay } from './services/metrics_cluster.js';
 
 export type WorkerRole = 'first' | 'serve';
 
@@ -47,11 +49,13 @@ export function runPrimary(config: Config): void {
   /** Workers that finished starting (HTTP, SSH, jobs): see READY. */
   const ready = new WeakSet<Worker>();
   let stopping = false;
+  const metrics = new MetricsRelay(() => [...specs.keys()].filter((w) => ready.has(w)));
 
   const fork = (spec: Spec): Worker => {
     const worker = cluster.fork({ WHARF_WORKER_ROLE: spec.role, WHARF_WORKER_JOBS: spec.jobs ? '1' : '0', MALLOC_ARENA_MAX: mallocArenas() });
     specs.set(worker, spec);
     worker.on('message', (message: unknown) => {
+      if (metrics.onMessage(worker, message)) return;
       if ((message as { wharf?: string } | null)?.wharf === READY) {
         ready.add(worker);
         if (spec.role === 'first' && !started) {
@@ -66,6 +70,7 @@ export function runPrimary(config: Config): void {
   cluster.on('exit', (worker, code, signal) => {
     const spec = specs.get(worker);
     specs.delete(worker);
+    metrics.forget(worker);
     if (stopping || !spec) {
       if (stopping && specs.size === 0) process.exit(0);
       return;

@@ -52,7 +52,8 @@ export async function processMetrics(db: Conn, at = new Date()): Promise<Process
     .select('locked_by')
     .count({ n: '*' });
   const busy = new Map(held.map((h) => [h.locked_by, Number(h.n)]));
-  return processes.map((p) => ({
+  // Sidekiq lists the processes that run jobs: a worker that serves requests only is not one.
+  return processes.filter((p) => Number(p.concurrency) > 0).map((p) => ({
     hostname: p.hostname,
     pid: Number(p.pid),
     tag: p.tag,

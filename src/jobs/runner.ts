@@ -112,7 +112,8 @@ export class JobRunner implements JobPerformer {
         startedAt: this.startedAt,
         queues: this.queues(),
         labels: [],
-        concurrency: this.options.concurrency,
+        // Sidekiq's concurrency: the jobs it may run at once (deliveries have slots of their own).
+        concurrency: this.options.concurrency > 0 ? this.options.concurrency + this.options.deliveryConcurrency : 0,
       });
       await renewLeases(this.deps.db, this.id, [...this.running.keys()], this.options.leaseMs);
     } catch (err) {

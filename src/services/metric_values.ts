@@ -14,19 +14,24 @@ interface Sample {
   metricName?: string;
 }
 
+/** How prom-client's cluster aggregation merges a metric of several processes. */
+export type Aggregator = 'sum' | 'max' | 'min' | 'first' | 'average' | 'omit';
+
 /** What prom-client's Registry reads of a metric. */
 export interface MetricReading {
   name: string;
   help: string;
   type: 'counter' | 'gauge' | 'histogram';
   values: Sample[];
-  aggregator: 'sum';
+  aggregator: Aggregator;
 }
 
 interface Definition<L extends string> {
   name: string;
   help: string;
   labelNames: readonly L[];
+  /** Default `sum`: what each process counted, added up. */
+  aggregator?: Aggregator;
 }
 
 /** One series per distinct label values; the key is collision-free whatever the values. */
@@ -61,7 +66,7 @@ abstract class Valued<L extends string> {
 
   protected reading(type: 'counter' | 'gauge'): MetricReading {
     const values = [...this.series.values()].map((s) => ({ labels: s.labels, value: s.value }));
-    return { name: this.def.name, help: this.def.help, type, values, aggregator: 'sum' };
+    return { name: this.def.name, help: this.def.help, type, values, aggregator: this.def.aggregator ?? 'sum' };
   }
 }
 

@@ -1,8 +1,8 @@
 // The process's Prometheus metrics (prom-client), what `GET /-/metrics` serves (GitLab 10.8's
 // Gitlab::Metrics with prometheus_metrics_enabled): HTTP requests by route template and status,
 // git operations and bytes, database pool use, background-job queues, and Node's own process
-// metrics (resident memory, heap, event-loop lag). One registry per process: each worker
-// process answers for itself, as GitLab's Unicorn workers did without multiprocess mode.
+// metrics (resident memory, heap, event-loop lag). One registry per process; with several
+// worker processes a scrape answers for all of them together (metrics_cluster.ts).
 //
 // The job queue lives elsewhere: its owner calls registerQueueMetrics() with a function that
 // reads the queue (scraped on demand; a failing or missing source is skipped), and may count
@@ -14,6 +14,7 @@
 // process's start all the same; the garbage-collection histogram from that first scrape).
 import type { Metric, Registry } from 'prom-client';
 import { Counter, Gauge, Histogram } from './metric_values.js';
+import { answerCollections, gatherFromWorkers, inCluster } from './metrics_cluster.js';
 
 const ROUTE_LABELS = ['method', 'route', 'status'] as const;
 
@@ -108,13 +109,15 @@ export function registerQueueMetrics(source: QueueSource, onError?: (err: unknow
   return () => queueSources.delete(source);
 }
 
-const backlog = new Gauge({ name: 'wharf_job_queue_backlog', help: 'Jobs waiting, by queue', labelNames: ['queue'] as const });
+// Read from the shared database by every process: across workers, one reading, not their sum.
+const backlog = new Gauge({ name: 'wharf_job_queue_backlog', help: 'Jobs waiting, by queue', labelNames: ['queue'] as const, aggregator: 'max' });
 const latency = new Gauge({
   name: 'wharf_job_queue_latency_seconds',
   help: 'How long the oldest waiting job of each queue has waited',
   labelNames: ['queue'] as const,
+  aggregator: 'max',
 });
-const jobTotals = new Gauge({ name: 'wharf_jobs', help: 'Jobs the queue has recorded, by outcome (processed, failed)', labelNames: ['outcome'] as const });
+const jobTotals = new Gauge({ name: 'wharf_jobs', help: 'Jobs the queue has recorded, by outcome (processed, failed)', labelNames: ['outcome'] as const, aggregator: 'max' });
 
 const jobRuns = new Histogram(
   {
@@ -171,9 +174,26 @@ function theRegistry(): Promise<Registry> {
   return registry;
 }
 
-/** The text exposition of every metric. */
+/** This process's metrics in prom-client's JSON form (what a worker gives a cluster scrape). */
+async function ownMetricsJson(): Promise<unknown> {
+  const r = await theRegistry();
+  await collectQueues();
+  return r.getMetricsAsJSON();
+}
+
+answerCollections(ownMetricsJson);
+
+/** The text exposition of every metric: this process's, or every worker's merged. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
   const r = await theRegistry();
+  if (inCluster()) {
+    const parts = await gatherFromWorkers();
+    if (parts.length) {
+      const { default: client } = await import('prom-client');
+      const merged = client.AggregatorRegistry.aggregate(parts as Parameters<typeof client.AggregatorRegistry.aggregate>[0]);
+      return { contentType: r.contentType, body: await merged.metrics() };
+    }
+  }
   await collectQueues();
   return { contentType: r.contentType, body: await r.metrics() };
 }

@@ -12,6 +12,8 @@ import { queueMetrics } from '../../src/finders/job_metrics.js';
 import { enqueueJob } from '../../src/store/job_queue.js';
 import { IpWhitelist } from '../../src/http/ip_whitelist.js';
 import { loadConfig } from '../../src/config.js';
+import http from 'node:http';
+import { CHILD_ROOT_TOKEN, ChildServer, removeDataDir, tempDataDir } from '../helpers/child_server.js';
 
 async function scrape(s: TestServer): Promise<Family[]> {
   const r = await fetch(`${s.url}/-/metrics`);
@@ -165,6 +167,45 @@ describe('Prometheus metrics', function () {
     expect(loadConfig({}).monitoringWhitelist).to.deep.equal(['127.0.0.0/8', '::1']);
     for (const bad of ['127.0.0.0/33', 'localhost', '10.0.0.0/8/1', '::1/129', '1.2.3']) {
       expect(() => loadConfig({ WHARF_MONITORING_WHITELIST: bad }), bad).to.throw(/WHARF_MONITORING_WHITELIST/);
+    }
+  });
+});
+
+describe('Prometheus metrics of several worker processes (WHARF_WORKERS=2)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let server: ChildServer;
+  before(async () => {
+    dir = tempDataDir();
+    server = await ChildServer.start(dir, { WHARF_WORKERS: '2' });
+  });
+  after(async () => {
+    await server?.stop();
+    await removeDataDir(dir);
+  });
+
+  /** A request on a connection of its own, so that the primary hands it to a worker in turn. */
+  function getOnce(url: string): Promise<{ status: number; body: string; pid: string }> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(url, { agent: false, headers: { Connection: 'close' } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, pid: String(res.headers['x-wharf-pid'] ?? '') }));
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('counts in one scrape every request the server answered, whichever worker answered it', async () => {
+    const before = value(await parsePrometheus((await getOnce(`${server.url}/-/metrics`)).body), 'http_requests', { route: '/api/v4/version', status: '200' });
+    const N = 15;
+    for (let i = 0; i < N; i++) expect((await getOnce(`${server.url}/api/v4/version?private_token=${CHILD_ROOT_TOKEN}`)).status).to.equal(200);
+    // Every scrape, whichever worker answers it, sees all N.
+    for (let i = 0; i < 4; i++) {
+      const families = await parsePrometheus((await getOnce(`${server.url}/-/metrics`)).body);
+      expect(value(families, 'http_requests', { route: '/api/v4/version', status: '200' }) - before, `scrape ${i}`).to.equal(N);
+      expect(families.filter((f) => f.name === 'http_requests')).to.have.length(1); // merged, not listed per worker
     }
   });
 });
