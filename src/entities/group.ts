@@ -1,6 +1,7 @@
 // Group shapes: Group (lists, with `statistics` for admins who ask) and GroupDetail (single
 // group: Group + its projects and the projects shared with it). Pure: the statistics and
 // the projects are loaded by finders/groups.ts, the projects rendered by entities/project.ts.
+import { lfsEnabled } from '../store/lfs.js';
 import type { Urls } from '../http/urls.js';
 import type { NamespaceRow } from '../store/rows.js';
 import type { GroupStatistics } from '../store/extras.js';
@@ -14,7 +15,7 @@ export function groupEntity(urls: Urls, g: NamespaceRow, statistics?: GroupStati
     path: g.path,
     description: g.description,
     visibility: visibilityName(g.visibility_level),
-    lfs_enabled: !!g.lfs_enabled,
+    lfs_enabled: lfsEnabled(g.lfs_enabled),
     avatar_url: urls.avatar(g.avatar_url),
     request_access_enabled: !!g.request_access_enabled,
     full_name: g.full_name,

@@ -2,6 +2,7 @@
 // ProjectWithAccess (signed-in reads, with `permissions`). Pure: everything a page embeds is
 // loaded beforehand by finders/project_extras.ts (one query per kind for a whole page), and
 // the counts are columns of the row.
+import { lfsEnabled } from '../store/lfs.js';
 import type { Urls } from '../http/urls.js';
 import type { NamespaceRow, ProjectWithNamespace } from '../store/rows.js';
 import type { ForkedFromProject, ProjectExtras, ProjectStatisticsRow } from '../store/extras.js';
@@ -116,7 +117,7 @@ export function projectEntity(urls: Urls, p: ProjectWithNamespace, extras: Proje
   out.jobs_enabled = !!p.jobs_enabled;
   out.snippets_enabled = !!p.snippets_enabled;
   out.shared_runners_enabled = !!p.shared_runners_enabled;
-  out.lfs_enabled = !!p.lfs_enabled;
+  out.lfs_enabled = lfsEnabled(p.lfs_enabled);
   out.creator_id = p.creator_id;
   out.namespace = {
     id: p.namespace.id,

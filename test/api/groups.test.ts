@@ -147,7 +147,7 @@ describe('Groups API', () => {
         path: 'ga',
         description: '',
         visibility: 'public',
-        lfs_enabled: true,
+        lfs_enabled: false, // LFS is off on this server (GitLab 10.8's Group#lfs_enabled?)
         avatar_url: null,
         request_access_enabled: false,
         full_name: 'Gamma',

@@ -149,7 +149,7 @@ describe('Every documented parameter is kept (round trips)', () => {
     expect(sub.full_path).to.equal('trip-group/sub');
     await roundTrip(s, {
       name: 'PUT group', method: 'PUT', path: `/groups/${g.id}`,
-      params: { name: 'Trip Group 2', path: 'trip-group-2', description: 'changed', visibility: 'public', lfs_enabled: true, request_access_enabled: false },
+      params: { name: 'Trip Group 2', path: 'trip-group-2', description: 'changed', visibility: 'public', lfs_enabled: false, request_access_enabled: false },
       readBack: (w) => `/groups/${w.id}`,
     });
   });
@@ -173,7 +173,7 @@ describe('Every documented parameter is kept (round trips)', () => {
         name: 'All Settings 2', description: 'changed', issues_enabled: true, merge_requests_enabled: true, jobs_enabled: true, wiki_enabled: true,
         snippets_enabled: true, resolve_outdated_diff_discussions: false, shared_runners_enabled: true, visibility: 'private', public_jobs: true,
         only_allow_merge_if_pipeline_succeeds: false, only_allow_merge_if_all_discussions_are_resolved: false, merge_method: 'rebase_merge',
-        lfs_enabled: true, request_access_enabled: false, tag_list: ['c'], printing_merge_request_link_enabled: true, ci_config_path: '',
+        lfs_enabled: false, request_access_enabled: false, tag_list: ['c'], printing_merge_request_link_enabled: true, ci_config_path: '',
       },
       readBack: (w) => `/projects/${w.id}`,
     });
