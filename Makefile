@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
-.PHONY: run test build install system-deps lint bench clean routes
+.PHONY: run test build install renovate-install system-deps lint bench clean routes
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -7,6 +7,15 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 install: node_modules/.installed
+
+# Renovate for test/interop/renovate.test.ts, in a folder of its own (about 400 MB: not a
+# dependency of Wharf's). Installed once, from its committed lock file, without install
+# scripts (their native builds are optional; Renovate falls back without them).
+test/interop/renovate/node_modules/.installed: test/interop/renovate/package.json test/interop/renovate/package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --prefix test/interop/renovate
+	touch $@
+
+renovate-install: test/interop/renovate/node_modules/.installed
 
 build: install
 	rm -rf dist
@@ -56,7 +65,7 @@ lint: install
 # Each run's output is also kept in a temporary file, so that a failed run's failures (mocha's
 # "N failing" list: titles and error lines, stack frames left out) are printed again at the very
 # end, where the tail of a CI log shows them.
-test: build system-deps lint
+test: build system-deps lint renovate-install
 	@case "$(WHARF_TEST_DB)" in \
 	  sqlite|postgres) engines="$(WHARF_TEST_DB)" ;; \
 	  both) engines="sqlite postgres" ;; \

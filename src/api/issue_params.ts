@@ -1,11 +1,12 @@
 // The parameters of GitLab 10.8's issue routes (lib/api/issues.rb: the list filters and
 // `issue_params`) and what a user may give of them: privileged fields only with admin_issue,
 // assignees cut to the first (CE) and to those who may read issues, as Issues::*Service
-// filter them (a follow-up issue's description: api/issue_follow_up.ts).
+// filter them (a follow-up issue's description: api/issue_follow_up.ts). Later GitLab's
+// `add_labels`/`remove_labels` are taken too, with the permission of `labels`.
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
 import { coerceInteger, p, Param, type Parsed, type Schema } from '../http/params.js';
-import { optionalId, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
+import { finderScope, LABEL_CHANGE_PARAMS, optionalId, scopeValues, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
 import { ISSUE_ORDERS, ISSUE_SCOPES, ISSUE_STATES, type IssueFilters } from '../finders/issues.js';
 import { issueReaders } from '../policy/issues.js';
 import type { IssueInput } from '../services/issues.js';
@@ -21,7 +22,7 @@ export const ISSUE_LIST_PARAMS = {
   state: p.string().values(ISSUE_STATES as unknown as string[]).default('all'),
   order_by: p.string().values(ISSUE_ORDERS as unknown as string[]).default('created_at'),
   iids: p.array(p.integer()),
-  scope: p.string().values(ISSUE_SCOPES as unknown as string[]),
+  scope: p.string().values(scopeValues(ISSUE_SCOPES)),
   ...SHARED_LIST_PARAMS,
 } satisfies Schema;
 
@@ -36,13 +37,15 @@ export const ISSUE_EDIT_PARAMS = {
   due_date: p.castDate(),
   confidential: p.boolean(),
   discussion_locked: p.boolean(),
+  // Later GitLab's, next to 10.8's `labels`.
+  ...LABEL_CHANGE_PARAMS,
 } satisfies Schema;
 
 /** The finder's filters of a list; `defaultScope` differs between /issues and the others. */
 export function issueFiltersOf(v: Parsed<typeof ISSUE_LIST_PARAMS>, defaultScope: IssueFilters['scope']): IssueFilters {
   return {
     state: v.state as IssueFilters['state'],
-    scope: (v.scope ?? defaultScope) as IssueFilters['scope'],
+    scope: (finderScope(v.scope) ?? defaultScope) as IssueFilters['scope'],
     orderBy: v.order_by as IssueFilters['orderBy'],
     ...sharedListFilters(v),
   };
@@ -59,6 +62,8 @@ export async function issueInputOf(deps: Deps, loaded: LoadedProject, v: Parsed<
   if (!loaded.can('admin_issue')) return input;
   if (v.milestone_id !== undefined) input.milestoneId = v.milestone_id === 0 ? null : v.milestone_id;
   if (v.labels !== undefined) input.labels = v.labels ?? '';
+  if (v.add_labels) input.addLabels = v.add_labels;
+  if (v.remove_labels) input.removeLabels = v.remove_labels;
   if (v.due_date !== undefined) input.dueDate = v.due_date;
   if (v.discussion_locked !== undefined) input.discussionLocked = v.discussion_locked;
   // The deprecated assignee_id replaces assignee_ids when given.

@@ -153,6 +153,7 @@ export const issueRoutes: Route[] = [
     params: { ...issueIid, title: p.string(), updated_at: p.datetime(), state_event: p.string(), ...ISSUE_EDIT_PARAMS },
     rules: {
       atLeastOneOf: ['title', 'description', 'assignee_ids', 'assignee_id', 'milestone_id', 'discussion_locked', 'labels', 'created_at', 'due_date', 'confidential', 'state_event'],
+      atLeastOneOfLater: ['add_labels', 'remove_labels'],
     },
     summary: 'Edit an issue (state_event close/reopen)',
     response: ISSUE,

@@ -14,7 +14,7 @@ import { route, type Route } from './route.js';
 import { forbidden, recordNotFound, unauthorized } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate, paginateArray } from '../http/pagination.js';
-import { MR_LIST_PARAMS, MR_OPTIONAL_PARAMS, MR_UPDATE_AT_LEAST_ONE, mergeRequestFiltersOf, mergeRequestInputOf } from './merge_request_params.js';
+import { MR_LIST_PARAMS, MR_OPTIONAL_PARAMS, MR_UPDATE_AT_LEAST_ONE, MR_UPDATE_LATER, mergeRequestFiltersOf, mergeRequestInputOf } from './merge_request_params.js';
 import { mergeRequestSubject } from './noteables.js';
 import { findMergeRequest, mergeRequestsQuery } from '../finders/merge_requests.js';
 import { mergeRequestParticipants } from '../finders/participants.js';
@@ -157,7 +157,7 @@ export const mergeRequestRoutes: Route[] = [
       discussion_locked: p.boolean(),
       ...MR_OPTIONAL_PARAMS,
     },
-    rules: { atLeastOneOf: MR_UPDATE_AT_LEAST_ONE },
+    rules: { atLeastOneOf: MR_UPDATE_AT_LEAST_ONE, atLeastOneOfLater: MR_UPDATE_LATER },
     summary: 'Edit a merge request (state_event close/reopen)',
     response: MERGE_REQUEST,
     handler: async ({ deps, user, loaded, params: v, can: canOnProject }) => {

@@ -1,6 +1,8 @@
 // Project lists (GitLab 10.8 ProjectsFinder behind lib/api/projects.rb): all visible projects,
 // a user's personal projects, a group's projects; the forks list (forks.ts) shares the
-// parameters and the rendering. One paged query, then one batch to present the page.
+// parameters and the rendering. One paged query, then one batch to present the page. Later
+// GitLab's filters are taken too: `min_access_level` (11.2) on every list, and on a group's
+// `with_shared` and `include_subgroups` (11.6).
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectRow, UserRow } from '../store/rows.js';
@@ -14,13 +16,16 @@ import { findUserByIdOrUsername } from '../finders/users.js';
 import { projectsQuery, type ProjectOrder } from '../finders/projects.js';
 import { presentProjects } from './present_projects.js';
 import { withNamespaces } from '../finders/projects.js';
-import { listSchema } from './project_params.js';
+import { groupListSchema, listSchema } from './project_params.js';
 import { PROJECT_LIST_TOPICS } from '../store/count_cache.js';
 import { cachedPage } from './page_cache.js';
 
 export interface ListScope {
   personalOf?: UserRow;
   group?: NamespaceRow;
+  /** A group's list: without the projects shared with it; with its subgroups' projects. */
+  onlyOwned?: boolean;
+  includeSubgroups?: boolean;
   forkedFromId?: number;
 }
 
@@ -46,8 +51,11 @@ async function renderProjects(ctx: Koa.Context, deps: Deps, user: UserRow | null
     withIssuesEnabled: f.with_issues_enabled,
     withMergeRequestsEnabled: f.with_merge_requests_enabled,
     customAttributes: admin ? f.custom_attributes : undefined,
+    minAccessLevel: f.min_access_level ?? undefined,
     personalOf: scope.personalOf,
     group: scope.group,
+    onlyOwned: scope.onlyOwned,
+    includeSubgroups: scope.includeSubgroups,
     forkedFromId: scope.forkedFromId,
     orderBy: f.order_by as ProjectOrder,
     sort: f.sort as 'asc' | 'desc',
@@ -96,9 +104,10 @@ export const projectListRoutes: Route[] = [
     path: '/groups/:id/projects',
     auth: 'anonymous',
     load: 'group',
-    params: listSchema,
-    summary: "List a group's projects",
+    params: groupListSchema,
+    summary: "List a group's projects (with_shared, include_subgroups)",
     response: PROJECT_LIST,
-    handler: ({ ctx, deps, user, group, params }) => projectList(ctx, deps, user, params, { group }),
+    handler: ({ ctx, deps, user, group, params }) =>
+      projectList(ctx, deps, user, params, { group, onlyOwned: !params.with_shared, includeSubgroups: params.include_subgroups }),
   }),
 ];

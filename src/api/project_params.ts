@@ -1,6 +1,6 @@
 // Parameter schemas shared by the project routes (create, create-for-user, update, lists).
 import { p } from '../http/params.js';
-import { VISIBILITIES } from '../policy/levels.js';
+import { ACCESS_LEVELS, VISIBILITIES } from '../policy/levels.js';
 import { PROJECT_ORDERS } from '../finders/projects.js';
 import type { ProjectSettings } from '../services/projects.js';
 
@@ -64,4 +64,13 @@ export const listSchema = {
   with_merge_requests_enabled: p.boolean().default(false),
   with_custom_attributes: p.boolean().default(false),
   custom_attributes: p.hash(),
+  // GitLab 11.2's: only the projects the user is a member of at this level or more.
+  min_access_level: p.integer().values(ACCESS_LEVELS),
+};
+
+/** GitLab 11.6's parameters of a group's list: its shared projects, its subgroups' projects. */
+export const groupListSchema = {
+  ...listSchema,
+  with_shared: p.boolean().default(true),
+  include_subgroups: p.boolean().default(false),
 };

@@ -152,9 +152,13 @@ export interface ProjectFilters {
   customAttributes?: Record<string, string>;
   /** Personal projects of this user (GET /users/:id/projects). */
   personalOf?: UserRow;
+  /** Only those the user is a member of at this level or more (later GitLab's min_access_level). */
+  minAccessLevel?: number;
   /** Projects of this group (GET /groups/:id/projects), shared ones too unless `onlyOwned`. */
   group?: NamespaceRow;
   onlyOwned?: boolean;
+  /** With the projects of its subgroups, at any depth (shared ones stay the group's own). */
+  includeSubgroups?: boolean;
   /** Direct forks of this project (GET /projects/:id/forks). */
   forkedFromId?: number;
   orderBy: ProjectOrder;
@@ -176,7 +180,8 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
   if (f.group) {
     const groupId = f.group.id;
     q.where((w) => {
-      w.where('projects.namespace_id', groupId);
+      if (f.includeSubgroups) w.whereIn('projects.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', groupId));
+      else w.where('projects.namespace_id', groupId);
       if (!f.onlyOwned) w.orWhereIn('projects.id', db('project_group_links').select('project_id').where({ group_id: groupId }));
     });
   }
@@ -193,8 +198,10 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
         .orWhereRaw("lower(projects.description) LIKE ? ESCAPE '\\'", [pattern]),
     );
   }
-  if (f.owned || f.membership || f.starred) {
+  if (f.owned || f.membership || f.starred || f.minAccessLevel !== undefined) {
     if (!user) return q.whereRaw('1 = 0');
+    // An admin too sees only the projects of their memberships (ProjectsFinder: authorized_projects).
+    if (f.minAccessLevel !== undefined) q.whereIn('projects.id', authorizedProjectIds(db, user.id, f.minAccessLevel));
     if (f.owned) {
       q.whereIn(
         'projects.namespace_id',

@@ -283,6 +283,11 @@ export type Parsed<S extends Schema> = {
 export interface Rules {
   /** At least one of these must be present. */
   atLeastOneOf?: string[];
+  /**
+   * Parameters of later GitLab versions that satisfy `atLeastOneOf` too without being named in
+   * its message, which stays the one of 10.8's list.
+   */
+  atLeastOneOfLater?: string[];
   /** No two of these may be present together. */
   mutuallyExclusive?: string[][];
   /** Either all of these are present or none. */
@@ -378,7 +383,7 @@ function ruleErrors(raw: Record<string, unknown>, rules: Rules): string[] {
     const given = group.filter(present);
     if (given.length > 1) errors.push(`${given.join(', ')} are mutually exclusive`);
   }
-  if (rules.atLeastOneOf && !rules.atLeastOneOf.some(present)) {
+  if (rules.atLeastOneOf && !rules.atLeastOneOf.some(present) && !(rules.atLeastOneOfLater ?? []).some(present)) {
     errors.push(`${rules.atLeastOneOf.join(', ')} are missing, at least one parameter must be provided`);
   }
   for (const [flag, required] of Object.entries(rules.given ?? {})) {

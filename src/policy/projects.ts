@@ -18,7 +18,7 @@ export interface ProjectAccess {
 /**
  * Project ids the user is a member of at `minLevel` or more: directly, through its groups (or
  * their ancestors), or through a group share (capped by the share's level); the owner of a
- * personal namespace counts for all of its projects.
+ * personal namespace counts for all of its projects, as a Maintainer.
  */
 export function authorizedProjectIds(db: Conn, userId: number, minLevel = GUEST): Knex.QueryBuilder {
   const direct = db('members')
@@ -45,6 +45,8 @@ export function authorizedProjectIds(db: Conn, userId: number, minLevel = GUEST)
     .where('sm.access_level', '>=', minLevel)
     .where('sl.group_access', '>=', minLevel)
     .whereNull('sm.requested_at');
+  // GitLab's project_authorizations give the owner of a personal namespace Maintainer.
+  if (minLevel > MASTER) return direct.union([viaGroup, viaShare]);
   const personal = db('projects as pp')
     .select('pp.id as project_id')
     .join('namespaces as pn', 'pn.id', 'pp.namespace_id')

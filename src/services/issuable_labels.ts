@@ -2,6 +2,9 @@
 // and the label_links join): the `labels` parameter names labels by title, comma-separated;
 // unknown titles become new project labels (default colour) only when the user may create
 // labels, and an invalid new title is dropped, as Labels::FindOrCreateService returns nil.
+// Later GitLab's `add_labels` and `remove_labels` change the current set instead (its
+// IssuableBaseService#process_label_ids): what they name is added to or taken from the
+// labels the issuable has, `labels` then being ignored; a title to remove is only looked up.
 import type { Tx } from '../store/db.js';
 import { now } from '../store/time.js';
 import { DEFAULT_COLOR, sanitizeTitle } from './labels.js';
@@ -54,4 +57,33 @@ export async function setLabelLinks(tx: Tx, type: LabelTarget, targetId: number,
 /** Resolves `list` and applies it: the helper both create and update use. */
 export async function applyLabels(tx: Tx, type: LabelTarget, targetId: number, projectId: number, list: string, create: boolean): Promise<boolean> {
   return setLabelLinks(tx, type, targetId, await findOrCreateLabelIds(tx, projectId, list, create));
+}
+
+/** What an edit asks of the labels: `labels` replaces them, `add`/`remove` change them. */
+export interface LabelChange {
+  labels?: string;
+  addLabels?: string[];
+  removeLabels?: string[];
+}
+
+/** Whether the edit names labels at all (the hooks then record the labels before it). */
+export function changesLabels(change: LabelChange): boolean {
+  return change.labels !== undefined || change.addLabels !== undefined || change.removeLabels !== undefined;
+}
+
+/**
+ * process_label_ids: when `add`/`remove` resolve to some label, the current labels (none on
+ * create) plus those added less those removed; otherwise `labels`, when given, replaces them.
+ * Whether anything changed.
+ */
+export async function applyLabelChange(tx: Tx, type: LabelTarget, targetId: number, projectId: number, change: LabelChange, create: boolean): Promise<boolean> {
+  const add = change.addLabels?.length ? await findOrCreateLabelIds(tx, projectId, change.addLabels.join(','), create) : [];
+  const remove = change.removeLabels?.length ? await findOrCreateLabelIds(tx, projectId, change.removeLabels.join(','), false) : [];
+  if (!add.length && !remove.length) {
+    return change.labels === undefined ? false : applyLabels(tx, type, targetId, projectId, change.labels, create);
+  }
+  const current: { label_id: number }[] = await tx('label_links').where({ target_type: type, target_id: targetId }).select('label_id');
+  const gone = new Set(remove);
+  const ids = [...new Set([...current.map((r) => r.label_id), ...add])].filter((id) => !gone.has(id));
+  return setLabelLinks(tx, type, targetId, ids);
 }

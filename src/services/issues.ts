@@ -10,7 +10,7 @@ import { nextIid } from '../store/iids.js';
 import { now } from '../store/time.js';
 import { findIssue } from '../finders/issues.js';
 import type { IssueRow } from '../store/issuable_rows.js';
-import { applyLabels } from './issuable_labels.js';
+import { applyLabelChange, changesLabels, type LabelChange } from './issuable_labels.js';
 import { deleteIssuableDependents } from './issuable_deletion.js';
 import { recordEvent } from './events.js';
 import { enqueueIssueHooks, labelsBeforeChange } from './hook_triggers.js';
@@ -18,7 +18,7 @@ import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated }
 
 const MAX_TITLE = 255;
 
-export interface IssueInput {
+export interface IssueInput extends LabelChange {
   title?: string;
   description?: string | null;
   confidential?: boolean;
@@ -26,7 +26,7 @@ export interface IssueInput {
   assigneeIds?: number[];
   /** null unassigns; an id not of the project unsets too. */
   milestoneId?: number | null;
-  /** Comma-separated titles; '' removes every label. */
+  /** Comma-separated titles; '' removes every label (add/remove: LabelChange). */
   labels?: string;
   dueDate?: string | null;
   discussionLocked?: boolean | null;
@@ -89,7 +89,7 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     });
     const issue = (await findIssue(tx, projectId, iid))!;
     if (input.assigneeIds?.length) await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1));
-    if (input.labels !== undefined) await applyLabels(tx, 'issue', issue.id, projectId, input.labels, opts.createLabels);
+    if (changesLabels(input)) await applyLabelChange(tx, 'issue', issue.id, projectId, input, opts.createLabels);
     // Activity and to-dos (issue #6), with the issue.
     await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
     await enqueueIssueHooks(tx, issue.id, author.id, 'open', null); // webhooks (issue #20)
@@ -123,10 +123,10 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     const changed = (Object.keys(values) as (keyof IssueRow)[]).filter((k) => norm(values[k]) !== norm(issue[k]));
     let touched = changed.length > 0;
     const oldAssignees: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issue.id }).select('user_id');
-    const labelsBefore = input.labels !== undefined ? await labelsBeforeChange(tx, 'Issue', issue.id) : null;
+    const labelsBefore = changesLabels(input) ? await labelsBeforeChange(tx, 'Issue', issue.id) : null;
     if (input.assigneeIds !== undefined) touched = (await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1))) || touched;
-    if (input.labels !== undefined) {
-      touched = (await applyLabels(tx, 'issue', issue.id, issue.project_id, input.labels, opts.createLabels)) || touched;
+    if (changesLabels(input)) {
+      touched = (await applyLabelChange(tx, 'issue', issue.id, issue.project_id, input, opts.createLabels)) || touched;
     }
     if (touched || input.updatedAt !== undefined) {
       await tx('issues').where({ id: issue.id }).update({ ...values, updated_at: input.updatedAt ?? now() });

@@ -20,7 +20,7 @@ import { now } from '../store/time.js';
 import { findMergeRequest, findOpenMergeRequests } from '../finders/merge_requests.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { fullPathOf } from '../finders/projects.js';
-import { applyLabels } from './issuable_labels.js';
+import { applyLabelChange, changesLabels, type LabelChange } from './issuable_labels.js';
 import { recordEvent } from './events.js';
 import { enqueueMergeRequestHooks, labelsBeforeChange } from './hook_triggers.js';
 import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated, type TodoTarget } from './todos.js';
@@ -29,7 +29,7 @@ import { deleteMergeRequestRefs } from '../git/merge_refs.js';
 
 const MAX_TITLE = 255;
 
-export interface MergeRequestInput {
+export interface MergeRequestInput extends LabelChange {
   title?: string;
   description?: string | null;
   targetBranch?: string;
@@ -37,7 +37,7 @@ export interface MergeRequestInput {
   assigneeId?: number | null;
   /** null unassigns; an id not of the target project unsets too. */
   milestoneId?: number | null;
-  /** Comma-separated titles; '' removes every label. */
+  /** Comma-separated titles; '' removes every label (add/remove: LabelChange). */
   labels?: string;
   forceRemoveSourceBranch?: boolean;
   allowMaintainerToPush?: boolean;
@@ -165,7 +165,7 @@ export async function createMergeRequest(
       updated_at: stamp,
     });
     const mr = (await findMergeRequest(tx, targetProject.id, iid))!;
-    if (input.labels !== undefined) await applyLabels(tx, 'merge_request', mr.id, targetProject.id, input.labels, opts.createLabels);
+    if (changesLabels(input)) await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels);
     await recordEvent(tx, { projectId: targetProject.id, authorId: author.id, action: 'created', target: { type: 'MergeRequest', id: mr.id } });
     await enqueueMergeRequestHooks(tx, mr.id, author.id, 'open', null); // webhooks (issue #20)
     await todosOnIssuableCreated(tx, author, todoTarget(mr), {
@@ -244,8 +244,8 @@ export async function updateMergeRequest(
       );
     }
     let touched = changed.length > 0;
-    const labelsBefore = input.labels !== undefined ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
-    if (input.labels !== undefined) touched = (await applyLabels(tx, 'merge_request', mr.id, targetProject.id, input.labels, opts.createLabels)) || touched;
+    const labelsBefore = changesLabels(input) ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
+    if (changesLabels(input)) touched = (await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels)) || touched;
     if (touched) await tx('merge_requests').where({ id: mr.id }).update({ ...values, updated_at: now() });
     const target = todoTarget(mr);
     if (stateChange) {
