@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`.
-.PHONY: run test build install renovate-install system-deps lint bench clean routes
+.PHONY: run test build install renovate-install system-deps lint bench clean routes quick test-one watch
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -21,6 +21,21 @@ build: install
 	rm -rf dist
 	npx tsc -p tsconfig.json
 	node dist/src/build_template.js
+
+# The short loop. `make quick` rebuilds only what changed since the last one (tsc's
+# incremental build info beside the output; `make build` starts from nothing), `make test-one
+# F=dist/test/api/hooks.test.js` builds that way and runs that one file (SQLite unless
+# WHARF_TEST_DB=postgres), `make watch` rebuilds on every save.
+quick: install
+	npx tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo
+	@[ -f dist/db/empty.sqlite3 ] || node dist/src/build_template.js
+
+test-one: quick
+	@[ -n "$(F)" ] || { echo 'usage: make test-one F=dist/test/<family>/<file>.test.js'; exit 2; }
+	npx mocha --no-config --require dist/test/helpers/engine_fixture.js --timeout 30000 --slow 2000 --exit $(F)
+
+watch: install
+	npx tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo --watch --preserveWatchOutput
 
 # Installs, builds, migrates (at start) and serves on $PORT (default 8080).
 run: build
