@@ -56,7 +56,7 @@ export const jobRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/jobs/:job_id',
-    auth: 'anonymous',
+    auth: 'user', // lib/api/jobs.rb: authenticate! first
     load: 'project',
     ability: 'read_build',
     params: jobId,
@@ -66,7 +66,7 @@ export const jobRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/jobs/:job_id/trace',
-    auth: 'anonymous',
+    auth: 'user', // lib/api/jobs.rb: authenticate! first
     load: 'project',
     ability: 'read_build',
     params: jobId,

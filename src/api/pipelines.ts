@@ -50,7 +50,7 @@ export const pipelineRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/pipelines',
-    auth: 'anonymous',
+    auth: 'user', // lib/api/pipelines.rb and jobs.rb: authenticate! first
     load: 'project',
     ability: 'read_pipeline',
     params: {
@@ -87,7 +87,7 @@ export const pipelineRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/pipelines/:pipeline_id',
-    auth: 'anonymous',
+    auth: 'user', // lib/api/pipelines.rb and jobs.rb: authenticate! first
     load: 'project',
     ability: 'read_pipeline',
     params: pipelineId,
@@ -134,7 +134,7 @@ export const pipelineRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/pipelines/:pipeline_id/jobs',
-    auth: 'anonymous',
+    auth: 'user', // lib/api/pipelines.rb and jobs.rb: authenticate! first
     load: 'project',
     ability: 'read_build',
     params: { ...pipelineId, scope: p.array(p.string().values(JOB_SCOPES)) },
@@ -149,7 +149,7 @@ export const pipelineRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/jobs',
-    auth: 'anonymous',
+    auth: 'user', // lib/api/pipelines.rb and jobs.rb: authenticate! first
     load: 'project',
     ability: 'read_build',
     params: { scope: p.array(p.string().values(JOB_SCOPES)) },

@@ -103,6 +103,21 @@ describe('CI permissions as GitLab 10.8', function () {
     }
   }
 
+  it('answers 401 to anonymous readers of pipelines and jobs (authenticate! first), but serves a public project\'s artifacts', async () => {
+    const p = await ciProject({ visibility: 'public' });
+    const paths = [
+      `/projects/${p.id}/pipelines`, `/projects/${p.id}/pipelines/${p.pipelineId}`, `/projects/${p.id}/pipelines/${p.pipelineId}/jobs`,
+      `/projects/${p.id}/jobs`, `/projects/${p.id}/jobs/${p.build}`, `/projects/${p.id}/jobs/${p.build}/trace`,
+    ];
+    for (const path of paths) {
+      const r = await s.get(path, { token: null });
+      expect([r.status, r.body], path).to.deep.equal([401, { message: '401 Unauthorized' }]);
+    }
+    // lib/api/job_artifacts.rb: authenticate_non_get!, so a public project's artifacts download anonymously.
+    expect((await s.get(`/projects/${p.id}/jobs/${p.build}/artifacts`, { token: null })).status).to.equal(200);
+    expect((await s.get(`/projects/${p.id}/jobs/artifacts/master/download?job=build`, { token: null })).status).to.equal(200);
+  });
+
   describe('reading jobs and pipelines (read_build, read_pipeline)', () => {
     it("refuses an internal project's jobs, traces and artifacts to non-members while its jobs are not public (403)", async () => {
       const p = await ciProject({ visibility: 'internal', public_jobs: false });
