@@ -226,8 +226,27 @@ describe('CI job sandbox: a runner that cannot make one', function () {
     }
     expect(failure?.message).to.match(/^WHARF_RUNNER=shell: the CI job sandbox cannot be made/);
     expect(failure?.message).to.include('WHARF_RUNNER_SANDBOX=none');
-    const s = await bootServer({ WHARF_RUNNER: 'shell', WHARF_RUNNER_BWRAP: '/nonexistent/bwrap', WHARF_RUNNER_SANDBOX: 'none' });
-    expect(s.running.ciRunner).to.not.equal(null);
-    await s.close();
+    const s = await bootServer({ WHARF_RUNNER: 'shell', WHARF_RUNNER_BWRAP: '/nonexistent/bwrap', WHARF_RUNNER_SANDBOX: 'none', WHARF_JOB_POLL_MS: '100' });
+    try {
+      expect(s.running.ciRunner).to.not.equal(null);
+      // Unconfined jobs still run as their own user, and still unpack their dependencies.
+      const project = await createProject(s, ROOT_TOKEN, { name: 'unconfined' });
+      const ci = `stages: [build, use]\nmake:\n  stage: build\n  script: [mkdir -p dist, echo built-bits > dist/app.txt]\n  artifacts:\n    paths: [dist/]\nuse:\n  stage: use\n  script: ['echo "uid=$(id -u)"', cat dist/app.txt]\n`;
+      await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: '.gitlab-ci.yml', content: ci }], { token: ROOT_TOKEN });
+      await s.drainJobs();
+      const [pipeline] = (await s.get(`/projects/${project.id}/pipelines`)).body;
+      let status = pipeline.status;
+      for (let i = 0; i < 600 && !['success', 'failed'].includes(status); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}`)).body.status;
+      }
+      const use = ((await s.get(`/projects/${project.id}/pipelines/${pipeline.id}/jobs`)).body as any[]).find((j) => j.name === 'use');
+      const log = (await s.get(`/projects/${project.id}/jobs/${use.id}/trace`)).text;
+      expect(status, log).to.equal('success');
+      if (process.getuid?.() === 0) expect(log).to.include(`uid=${600000 + use.id}`);
+      expect(log).to.include('built-bits');
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -92,12 +92,22 @@ export class JobSpace {
   /** A file the job reads but cannot change (the server's, in the server's folder); its inside path. */
   readOnlyFile(name: string, content: string): string {
     const host = this.writeHost(name, content);
-    return this.readOnly(host, name);
+    return this.sandboxed ? this.mountReadOnly(host, name) : host;
   }
 
   /** Shows a file of the server's read-only to the job (an archive to unpack); its inside path. */
   readOnly(host: string, name: string): string {
-    if (!this.sandboxed) return host;
+    if (!this.sandboxed) {
+      // Unconfined, the job's user cannot enter the server's data folder: it gets a copy.
+      const copy = path.join(this.work, name);
+      fs.copyFileSync(host, copy, fs.constants.COPYFILE_EXCL);
+      fs.chmodSync(copy, 0o644);
+      return copy;
+    }
+    return this.mountReadOnly(host, name);
+  }
+
+  private mountReadOnly(host: string, name: string): string {
     const inside = `/wharf/${name}`;
     this.mounts.push({ host, inside });
     return inside;
