@@ -4,7 +4,7 @@ import { coerceInteger, p, Param, type parseValues, type Schema } from '../http/
 import type { SharedFilters } from '../finders/issuable_filters.js';
 
 /** An integer where '' means none (null). */
-export const optionalId = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
+export const optionalId = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw))).nullable();
 
 /** The list parameters both lists declare (each adds state, order_by, scope and its own). */
 export const SHARED_LIST_PARAMS = {
