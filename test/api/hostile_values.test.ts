@@ -1,8 +1,8 @@
 // Values that once answered 500: JSON null for a required parameter (Grape's "is empty", or
 // the model's "can't be blank" where GitLab's model gives it), JSON null for an optional one
 // whose column cannot hold it (taken as not given: the default on create, no change on update),
-// a NUL character or FTS syntax in `search`, and an archive of a branch named outside Latin-1
-// (RFC 6266 Content-Disposition).
+// a value longer than its column, a NUL character or FTS syntax in `search`, and an archive of
+// a branch named outside Latin-1 (RFC 6266 Content-Disposition).
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createBranch, createProject, created, openMergeRequest } from '../helpers/projects.js';
@@ -139,6 +139,26 @@ describe('hostile values', () => {
       const cleared = await s.put(`${base}/issues/${issue.iid}`, { json: { description: null } });
       expect(cleared.status, cleared.text).to.equal(200);
       expect(cleared.body.description).to.equal(null);
+    });
+  });
+
+  describe('a value longer than its column', () => {
+    it('answers the model\'s "is too long" for ci_config_path, a custom attribute and an impersonation token name', async () => {
+      const long = 'x'.repeat(300);
+      const tooLong = ['is too long (maximum is 255 characters)'];
+      const cases: [string, string, Record<string, unknown>, Record<string, string[]>][] = [
+        ['POST', '/projects', { name: 'long-ci-path', ci_config_path: long }, { ci_config_path: tooLong }],
+        ['PUT', base, { ci_config_path: long }, { ci_config_path: tooLong }],
+        ['PUT', `${base}/custom_attributes/long`, { value: long }, { value: tooLong }],
+        ['PUT', `/users/${userId}/custom_attributes/${long}`, { value: 'v' }, { key: tooLong }],
+        ['POST', `/users/${userId}/impersonation_tokens`, { name: long, scopes: ['api'] }, { name: tooLong }],
+      ];
+      for (const [method, path, json, message] of cases) {
+        const r = await s.request(method, path, { json });
+        expect([r.status, r.body], `${method} ${path}`).to.deep.equal([400, { message }]);
+      }
+      expect((await s.get(base)).body.ci_config_path).to.equal(null);
+      expect((await s.get(`${base}/custom_attributes`)).body).to.deep.equal([]);
     });
   });
 
