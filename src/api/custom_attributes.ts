@@ -8,7 +8,7 @@
 // `authorize! :read_custom_attribute` (GlobalPolicy: admins); asking first tells a non-admin
 // nothing about the subject, not even whether it exists.
 import { route, type Route } from './route.js';
-import { notFound } from '../http/errors.js';
+import { notFound, validationError } from '../http/errors.js';
 import { p } from '../http/params.js';
 import type { Conn } from '../store/db.js';
 import { now } from '../store/time.js';
@@ -34,6 +34,15 @@ function rowsOf(db: Conn, type: SubjectType, id: number) {
 }
 
 const present = (r: { key: string; value: string }) => ({ key: r.key, value: r.value });
+
+/** The columns hold 255 characters: a longer key or value is the model's 400, not the database's error. */
+const MAX_LENGTH = 255;
+
+function lengthErrors(values: Record<string, string>): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const [field, v] of Object.entries(values)) if (v.length > MAX_LENGTH) errors[field] = [`is too long (maximum is ${MAX_LENGTH} characters)`];
+  return errors;
+}
 
 /** The four custom attribute routes of `/<subjects>/:id`. */
 export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[] {
@@ -76,6 +85,8 @@ export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[
       response: ATTRIBUTE,
       handler: async (req) => {
         const { key: k, value } = req.params;
+        const errors = lengthErrors({ key: k, value });
+        if (Object.keys(errors).length) throw validationError(errors);
         const stamp = now();
         await req.deps.db('custom_attributes')
           .insert({ subject_type: load, subject_id: subjectId(req), key: k, value, created_at: stamp, updated_at: stamp })

@@ -38,6 +38,13 @@ async function tokenOf(deps: Deps, userIdValue: number, id: number): Promise<Tok
 }
 
 /** The model's rules: scopes are required and must all be known. */
+/** The name column holds 255 characters: a longer name is a 400, not the database's error. */
+const MAX_NAME = 255;
+
+function nameErrors(name: string): Record<string, string[]> {
+  return name.length > MAX_NAME ? { name: [`is too long (maximum is ${MAX_NAME} characters)`] } : {};
+}
+
 function scopeErrors(scopes: string[] | undefined): Record<string, string[]> {
   if (!scopes || scopes.length === 0) return { scopes: ["can't be blank"] };
   if (!scopes.every((s) => (TOKEN_SCOPES as readonly string[]).includes(s))) return { scopes: ['can only contain available scopes'] };
@@ -77,7 +84,7 @@ export const impersonationTokenRoutes: Route[] = [
     response: TOKEN,
     handler: async ({ deps, params: v }) => {
       const user = await userOf(deps, v.user_id);
-      const errors = scopeErrors(v.scopes);
+      const errors = { ...nameErrors(v.name), ...scopeErrors(v.scopes) };
       if (Object.keys(errors).length) throw validationError(errors);
       const { row, token } = await createToken(deps.db, {
         userId: user.id,

@@ -35,7 +35,7 @@ export const LABEL_CHANGE_PARAMS = {
 } satisfies Schema;
 
 /** An integer where '' means none (null). */
-export const optionalId = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
+export const optionalId = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw))).nullable();
 
 /**
  * The `scope` values of a list: 10.8's (the finder's own names, `created-by-me`), then GitLab

@@ -28,7 +28,7 @@ export const ISSUE_LIST_PARAMS = {
 
 /** 10.8's `issue_params`, shared by create and edit. */
 export const ISSUE_EDIT_PARAMS = {
-  description: p.string(),
+  description: p.string().nullable(), // null clears it
   assignee_ids: idList(),
   assignee_id: optionalId(),
   milestone_id: optionalId(),

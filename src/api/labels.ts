@@ -15,8 +15,8 @@ import { labelEntity, type LabelEntity } from '../entities/label.js';
 import { createLabel, deleteLabel, findLabelByIdOrTitle, findLabelByTitle, labelCounts, labelsQuery, setLabelSubscription, subscribedLabelIds, updateLabel, type LabelViewer } from '../services/labels.js';
 import type { LabelRow } from '../store/issuable_rows.js';
 
-/** Grape's `Integer, allow_blank: true`: an empty value means "no priority". */
-const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw)));
+/** Grape's `Integer, allow_blank: true`: an empty value (or null) means "no priority". */
+const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw))).nullable();
 
 /** Renders a page of labels with their counts and the user's subscriptions, batch-loaded. */
 export async function presentLabels(db: Conn, viewer: LabelViewer & { user: UserRow }, rows: LabelRow[]): Promise<LabelEntity[]> {
@@ -70,7 +70,7 @@ export const labelRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'admin_label',
-    params: { name: p.string().required(), color: p.string().required(), description: p.string(), priority: priorityParam() },
+    params: { name: p.string().required(), color: p.string().required(), description: p.string().nullable(), priority: priorityParam() },
     summary: 'Create a label',
     response: LABEL,
     handler: async ({ deps, user, project, access, params }) => (await presentLabels(deps.db, { user, project, access }, [await createLabel(deps.db, project.id, params)]))[0],
@@ -82,7 +82,7 @@ export const labelRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'admin_label',
-    params: { name: p.string().required(), new_name: p.string(), color: p.string(), description: p.string(), priority: priorityParam() },
+    params: { name: p.string().required(), new_name: p.string(), color: p.string(), description: p.string().nullable(), priority: priorityParam() },
     rules: { atLeastOneOf: ['new_name', 'color', 'description', 'priority'] },
     summary: 'Update a label named by `name`',
     response: LABEL,

@@ -18,7 +18,7 @@ import { addMember, removeMember, updateMember } from '../services/members.js';
 import { sourceOf, type Source } from './member_sources.js';
 
 /** A DateTime parameter stored in a date column: the date as written, in its own offset. */
-const expiresAt = () => p.datetimeAsDate();
+const expiresAt = () => p.datetimeAsDate().nullable(); // null clears the expiry
 
 const MEMBER = { schema: 'Member' } as const;
 const userId = { user_id: p.integer().required() };

@@ -27,7 +27,7 @@ export const MR_LIST_PARAMS = {
 
 /** 10.8's `optional_params` of create and update. */
 export const MR_OPTIONAL_PARAMS = {
-  description: p.string(),
+  description: p.string().nullable(), // null clears it
   assignee_id: optionalId(),
   milestone_id: optionalId(),
   labels: p.string(),

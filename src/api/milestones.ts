@@ -65,7 +65,7 @@ export const milestoneRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'admin_milestone',
-    params: { title: p.string().required(), description: p.string(), due_date: dateParam(), start_date: dateParam() },
+    params: { title: p.string().required(), description: p.string().nullable(), due_date: dateParam(), start_date: dateParam() },
     summary: 'Create a milestone',
     response: MILESTONE,
     handler: async ({ deps, user, project, params: v }) =>
@@ -82,7 +82,7 @@ export const milestoneRoutes: Route[] = [
       ...milestoneId,
       title: p.string(),
       state_event: p.string().values(['close', 'activate'] as string[]),
-      description: p.string(),
+      description: p.string().nullable(),
       due_date: dateParam(),
       start_date: dateParam(),
     },

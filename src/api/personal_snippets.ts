@@ -11,7 +11,7 @@ import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import type { SnippetRow } from '../store/snippet_rows.js';
 import { forbidden, notFound, recordNotFound } from '../http/errors.js';
-import { p } from '../http/params.js';
+import { blankIfNull, p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can, GLOBAL } from '../policy/can.js';
@@ -76,7 +76,7 @@ export const personalSnippetRoutes: Route[] = [
       title: p.string().required(),
       file_name: p.string().required(),
       content: p.anyString().required(), // a NUL is the model's error (services/snippet_validation.ts)
-      description: p.string(),
+      description: p.string().nullable(),
       visibility: visibilityParam().default('internal'),
     },
     summary: 'Create a personal snippet',
@@ -99,10 +99,11 @@ export const personalSnippetRoutes: Route[] = [
     auth: 'user',
     params: {
       ...snippetId,
-      title: p.string(),
-      file_name: p.string(),
-      content: p.anyString(),
-      description: p.string(),
+      // A null title, file name or content is the model's "can't be blank"; a null description clears it.
+      title: p.string().nullable(),
+      file_name: p.string().nullable(),
+      content: p.anyString().nullable(),
+      description: p.string().nullable(),
       visibility: visibilityParam(),
     },
     rules: { atLeastOneOf: ['title', 'file_name', 'content', 'visibility'] },
@@ -112,9 +113,9 @@ export const personalSnippetRoutes: Route[] = [
       const snippet = await ownOr404(deps, user, v.id);
       if (!can(user, { kind: 'personal_snippet', snippet }, 'update_personal_snippet')) throw forbidden();
       const updated = await updateSnippet(deps.db, await snippetSettings(deps), user, snippet, {
-        title: v.title,
+        title: blankIfNull(v.title),
         file_name: v.file_name,
-        content: v.content,
+        content: blankIfNull(v.content),
         description: v.description,
         visibility_level: levelOf(v.visibility),
       });

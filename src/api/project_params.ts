@@ -5,7 +5,7 @@ import { PROJECT_ORDERS } from '../finders/projects.js';
 import type { ProjectSettings } from '../services/projects.js';
 
 export const settingsSchema = {
-  description: p.string(),
+  description: p.string().nullable(), // null clears it
   ci_config_path: p.string(),
   issues_enabled: p.boolean(),
   merge_requests_enabled: p.boolean(),

@@ -30,7 +30,8 @@ export const projectRoutes: Route[] = [
     method: 'POST',
     path: '/projects',
     auth: 'user',
-    params: { name: p.string(), path: p.string(), namespace_id: p.integer(), import_url: p.string(), ...settingsSchema, ...avatarSchema },
+    // A null name or path is the model's "can't be blank" (blankIfNull).
+    params: { name: p.string().nullable(), path: p.string().nullable(), namespace_id: p.integer(), import_url: p.string(), ...settingsSchema, ...avatarSchema },
     rules: { atLeastOneOf: ['name', 'path'] },
     summary: 'Create a project (in your namespace or a group you may create projects in)',
     response: PROJECT,
@@ -50,7 +51,7 @@ export const projectRoutes: Route[] = [
     auth: 'admin',
     params: {
       name: p.string().required(),
-      path: p.string(),
+      path: p.string().nullable(),
       default_branch: p.string(),
       namespace_id: p.integer(),
       import_url: p.string(),
@@ -106,7 +107,7 @@ export const projectRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'admin_project',
-    params: { name: p.string(), path: p.string(), default_branch: p.string(), ...settingsSchema, ...avatarSchema },
+    params: { name: p.string().nullable(), path: p.string().nullable(), default_branch: p.string(), ...settingsSchema, ...avatarSchema },
     rules: { atLeastOneOf: UPDATE_ATTRIBUTES },
     summary: "Update a project's settings, name, path or default branch",
     response: PROJECT,

@@ -145,6 +145,9 @@ function typed(name: string): Param<unknown, boolean> {
 
 export const settingsSchema: Schema = { ...declared };
 for (const name of VISIBLE_ATTRIBUTES) if (!(name in settingsSchema)) settingsSchema[name] = typed(name);
+// A null reaches the settings model, which answers it as 10.8's does ("can't be blank"; an
+// empty list for the domain lists): nullable, every one.
+for (const [name, param] of Object.entries(settingsSchema)) settingsSchema[name] = param.nullable();
 
 const after: Record<string, Rules> = {
   signin_enabled: { mutuallyExclusive: [['password_authentication_enabled_for_web', 'password_authentication_enabled', 'signin_enabled']] },

@@ -14,7 +14,7 @@ import type { Deps } from '../deps.js';
 import type { LoadedProject } from './loaders.js';
 import type { SnippetRow } from '../store/snippet_rows.js';
 import { forbidden, notFound, paramError, recordNotFound } from '../http/errors.js';
-import { p, rawParams } from '../http/params.js';
+import { blankIfNull, p, rawParams } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can } from '../policy/can.js';
@@ -90,7 +90,7 @@ export const projectSnippetRoutes: Route[] = [
       title: p.string().required(),
       file_name: p.string().required(),
       code: p.anyString().required(), // a NUL is the model's error (services/snippet_validation.ts)
-      description: p.string(),
+      description: p.string().nullable(),
       visibility: visibilityParam().required(),
     },
     rules: { aliases: { code: 'content' } },
@@ -114,10 +114,11 @@ export const projectSnippetRoutes: Route[] = [
     load: 'project',
     params: {
       ...snippetId,
-      title: p.string(),
-      file_name: p.string(),
-      code: p.anyString(),
-      description: p.string(),
+      // A null title, file name or code is the model's "can't be blank"; a null description clears it.
+      title: p.string().nullable(),
+      file_name: p.string().nullable(),
+      code: p.anyString().nullable(),
+      description: p.string().nullable(),
       visibility: visibilityParam(),
     },
     rules: { aliases: { code: 'content' } },
@@ -128,9 +129,9 @@ export const projectSnippetRoutes: Route[] = [
       const snippet = await listedOr404(deps, loaded, v.snippet_id);
       if (!can(user, subjectOf(loaded, snippet), 'update_project_snippet')) throw forbidden();
       const updated = await updateSnippet(deps.db, await snippetSettings(deps), user, snippet, {
-        title: v.title,
+        title: blankIfNull(v.title),
         file_name: v.file_name,
-        content: v.code,
+        content: blankIfNull(v.code),
         description: v.description,
         visibility_level: levelOf(v.visibility),
       });

@@ -12,13 +12,15 @@ export const profileSchema = {
   linkedin: p.string(),
   twitter: p.string(),
   website_url: p.string(),
-  organization: p.string(),
+  organization: p.string().nullable(),
   projects_limit: p.wideInteger(), // the model answers a value beyond its range (user_validation.ts)
   // An external identity, kept and shown to admins and the user (services/identities.ts).
   extern_uid: p.string(),
   provider: p.string(),
-  bio: p.string(),
-  location: p.string(),
+  // Null clears these (nullable columns); a null skype, linkedin, twitter or website_url is as
+  // if not given (their columns hold '' at most).
+  bio: p.string().nullable(),
+  location: p.string().nullable(),
   admin: p.boolean(),
   can_create_group: p.boolean(),
   external: p.boolean(),
@@ -60,11 +62,12 @@ export const createSchema = {
 };
 
 export const updateSchema = {
-  email: p.string(),
-  password: p.string(),
+  // A null e-mail, password, name or username is the model's "can't be blank" (blankIfNull).
+  email: p.string().nullable(),
+  password: p.string().nullable(),
   skip_reconfirmation: p.boolean(),
-  name: p.string(),
-  username: p.string(),
+  name: p.string().nullable(),
+  username: p.string().nullable(),
   ...profileSchema,
 };
 

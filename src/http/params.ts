@@ -3,11 +3,16 @@
 // 400 {"error": "..."} in Grape's words, several joined by ", " in declaration order.
 //
 // JSON null: Grape 1.0's `requires` only checks that the key is there and its coercion lets
-// nil through, so GitLab hands nil to the endpoint, whose model then refuses it as blank
-// (or crashes); `allow_blank: false` refuses nil itself with "is empty". Here a null for a
-// required or not-blank parameter is refused at once in those words ("title is empty"), so a
-// handler's required string is always a string; a null for a parameter with a default takes
-// the default; a null for any other optional parameter is passed on (it clears a value).
+// nil through, so GitLab hands nil to the endpoint, whose model then refuses it as blank, or
+// writes it into a NOT NULL column and answers 500 (a hook's `push_events: null`);
+// `allow_blank: false` refuses nil itself with "is empty". Here, in one place for every route:
+// a null for a required or not-blank parameter is refused at once in those words ("title is
+// empty"), so a handler's required value is never null; a null for a parameter with a default
+// takes the default; a null for any other optional parameter is as if it were not given
+// (Grape's "missing": nothing is written, for creates and updates alike, and the rules
+// between parameters do not count it), unless the parameter is declared `nullable()`: one
+// whose null GitLab gives a meaning (it clears a nullable value, a description, a due date,
+// an assignee; or the model refuses it as blank), which the handler then receives as null.
 import fs from 'node:fs';
 import type Koa from 'koa';
 import type { IParseOptions } from 'qs';
@@ -46,6 +51,7 @@ export class Param<T, Req extends boolean = false> {
     readonly allowed: readonly T[] | undefined = undefined,
     readonly fallback: T | undefined = undefined,
     readonly blankAllowed = true,
+    readonly nullAllowed = false,
   ) {}
 
   /** The value's JSON Schema (type, format, items) for the OpenAPI document; undefined for a
@@ -55,22 +61,30 @@ export class Param<T, Req extends boolean = false> {
   }
 
   required(): Param<T, true> {
-    return new Param<T, true>(this.coerce, true, this.allowed, this.fallback, this.blankAllowed);
+    return new Param<T, true>(this.coerce, true, this.allowed, this.fallback, this.blankAllowed, this.nullAllowed);
   }
 
   /** The value must be one of these (after coercion). */
   values(allowed: readonly T[]): Param<T, Req> {
-    return new Param<T, Req>(this.coerce, this.isRequired, allowed, this.fallback, this.blankAllowed);
+    return new Param<T, Req>(this.coerce, this.isRequired, allowed, this.fallback, this.blankAllowed, this.nullAllowed);
   }
 
   /** Used when the parameter is absent; the result is then never undefined. */
   default(value: T): Param<T, true> {
-    return new Param<T, true>(this.coerce, false as unknown as true, this.allowed, value, this.blankAllowed);
+    return new Param<T, true>(this.coerce, false as unknown as true, this.allowed, value, this.blankAllowed, this.nullAllowed);
   }
 
   /** An empty string (or empty array), or null, is refused with "is empty" (Grape's allow_blank: false). */
   notBlank(): Param<T, Req> {
-    return new Param<T, Req>(this.coerce, this.isRequired, this.allowed, this.fallback, false);
+    return new Param<T, Req>(this.coerce, this.isRequired, this.allowed, this.fallback, false, this.nullAllowed);
+  }
+
+  /**
+   * A JSON null reaches the handler as null (it clears the value, or the model refuses it),
+   * instead of counting as not given; for an optional parameter without a default only.
+   */
+  nullable(): Param<T | null, Req> {
+    return new Param<T | null, Req>(this.coerce, this.isRequired, this.allowed as readonly (T | null)[] | undefined, this.fallback, this.blankAllowed, true);
   }
 }
 
@@ -242,10 +256,10 @@ export const p = {
   textOrFile: () => new Param<string>(coerceTextOrFile),
   /** A DateTime kept as a date (a member's expires_at). */
   datetimeAsDate: () => new Param<string>(coerceDateTimeToDate),
-  /** A string Rails casts to a date column: null when unreadable (see coerceStringToDate). */
-  castDate: () => new Param<string | null>(coerceStringToDate),
-  /** A string Rails casts to a datetime column: null when unreadable. */
-  castTime: () => new Param<string | null>(coerceStringToTime),
+  /** A string Rails casts to a date column: null when unreadable (see coerceStringToDate); null clears it. */
+  castDate: () => new Param<string | null>(coerceStringToDate).nullable(),
+  /** A string Rails casts to a datetime column: null when unreadable; null clears it. */
+  castTime: () => new Param<string | null>(coerceStringToTime).nullable(),
   /** `name[]=a&name[]=b`, a JSON array, or one bare value taken as a one-element array. */
   array<T>(item: Param<T, boolean>): Param<T[]> {
     const param = new Param<T[]>((raw) => {
@@ -329,7 +343,7 @@ export function parse<S extends Schema>(ctx: Koa.Context, schema: S, rules: Rule
 }
 
 export function parseValues<S extends Schema>(given: Record<string, unknown>, schema: S, rules: Rules = {}): Parsed<S> {
-  const raw = withAliases(given, rules.aliases);
+  const raw = withoutNulls(withAliases(given, rules.aliases), schema);
   const out: Record<string, unknown> = {};
   const errors: string[] = [];
   for (const [name, param] of Object.entries(schema)) {
@@ -350,15 +364,28 @@ function withAliases(raw: Record<string, unknown>, aliases: Record<string, strin
   return out;
 }
 
+/**
+ * The values with each null that counts as not given left out: that of a parameter with a
+ * default (which it then takes), or of an optional one that is neither nullable nor refused
+ * blank. The rules between parameters then do not count it either.
+ */
+function withoutNulls(raw: Record<string, unknown>, schema: Schema): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const [name, param] of Object.entries(schema)) {
+    if (raw[name] !== null) continue;
+    const absent = param.fallback !== undefined || (!param.isRequired && param.blankAllowed && !param.nullAllowed);
+    if (!absent) continue;
+    out ??= { ...raw };
+    delete out[name];
+  }
+  return out ?? raw;
+}
+
 /** Sets `out[name]` from `raw`, or answers the parameter's error message. */
 function parseOne(raw: Record<string, unknown>, name: string, param: Param<unknown, boolean>, out: Record<string, unknown>): string | null {
   const value = raw[name];
   if (value === undefined) {
     if (param.isRequired && param.fallback === undefined) return `${name} is missing`;
-    out[name] = param.fallback;
-    return null;
-  }
-  if (value === null && param.fallback !== undefined) {
     out[name] = param.fallback;
     return null;
   }

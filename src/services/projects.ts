@@ -83,8 +83,8 @@ function isUniqueViolation(err: unknown): boolean {
   return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
-/** Name/path format errors, keyed as GitLab's model validations are. */
-function formatErrors(name: string | undefined, path: string | undefined): Record<string, string[]> {
+/** Name/path format errors (and ci_config_path's length), keyed as GitLab's model validations are. */
+function formatErrors(name: string | undefined, path: string | undefined, ciConfigPath?: string | null): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (name !== undefined) {
     if (name.trim() === '') errors.name = ["can't be blank"];
@@ -96,6 +96,7 @@ function formatErrors(name: string | undefined, path: string | undefined): Recor
     else if (path.length > 255) errors.path = ['is too long (maximum is 255 characters)'];
     else if (!validPath(path)) errors.path = [PATH_MESSAGE];
   }
+  if (ciConfigPath && ciConfigPath.length > 255) errors.ci_config_path = ['is too long (maximum is 255 characters)'];
   return errors;
 }
 
@@ -149,7 +150,7 @@ export async function createProject(
 
   const path = attrs.path ?? (attrs.name !== undefined ? pathFromName(attrs.name) : undefined);
   const name = attrs.name ?? attrs.path;
-  const errors = formatErrors(name, path);
+  const errors = formatErrors(name, path, attrs.ci_config_path);
   const importUrlError = attrs.import_url !== undefined ? importUrlFormatError(attrs.import_url) : null;
   if (importUrlError) errors.import_url = [importUrlError];
 
@@ -233,7 +234,7 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
     const denied = deniedVisibility(await settingsOf(deps), actor, visibilityLevel(attrs.visibility));
     if (denied) throw new Invalid(denied);
   }
-  const errors = formatErrors(attrs.name, attrs.path);
+  const errors = formatErrors(attrs.name, attrs.path, attrs.ci_config_path);
   if (attrs.visibility !== undefined) Object.assign(errors, visibilityErrors(visibilityLevel(attrs.visibility), project.namespace));
   if (Object.keys(errors).length) throw new Invalid(errors);
 

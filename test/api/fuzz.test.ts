@@ -1,27 +1,36 @@
-// Fuzzing every mounted API route: a seeded (deterministic) stream of requests with valid and
-// hostile path parameters, malformed query values, JSON bodies of wrong types (nulls, huge
-// numbers, deep nesting, arrays for scalars), broken Content-Encodings, broken multipart and
-// wrong Content-Types, as root, as a plain user and anonymously. GitLab answers a client's
-// mistake with a 4xx; so must Wharf: any 5xx fails the test, listing every route and input.
+// Fuzzing every operation of the served OpenAPI document (GET /api/v4/openapi.json, generated
+// from the route tables: every mounted route): a seeded (deterministic) stream of requests
+// with valid and hostile path parameters, each declared parameter given malformed values in
+// the query string or a JSON body (null, NUL characters, nesting, huge numbers, blanks), broken
+// Content-Encodings, broken multipart and wrong Content-Types, as root, as a plain user and
+// anonymously. The path parameters name real objects of every family (test/helpers/fuzz_world.ts)
+// and the other parameters carry valid values, so each poison reaches the endpoint's own work.
+// GitLab answers a client's mistake with a 4xx; so must Wharf: any 5xx fails the test, listing
+// every operation and input.
 import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
-import { commitFiles, createBranch, createProject, created, openMergeRequest, repoDir } from '../helpers/projects.js';
-import { git } from '../helpers/bare_git.js';
 import {
-  fillPattern, HOSTILE_SEGMENTS, HOSTILE_STRINGS, hostileJson, mountedRoutes, namesInError, PARAM_NAMES, patternParams, Random, rawBodies, UNCOERCIBLE, type Route,
+  fillTemplate, HOSTILE_SEGMENTS, HOSTILE_STRINGS, hostileJson, mountedRoutes, operationsOf, PARAM_NAMES, Random, rawBodies, UNCOERCIBLE, valueOfSchema,
+  type Declared, type Operation,
 } from '../helpers/fuzz.js';
+import { makeFuzzWorld, PNG, validValue, type FuzzWorld } from '../helpers/fuzz_world.js';
+import { openApiPaths } from '../../src/api/openapi/paths.js';
 
 /** Fixed, so every run sends the same requests; FUZZ_SEED=<n> explores other sequences by hand. */
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_2026);
-/** Requests per route with names it does not declare (it may read them all the same). */
-const UNDECLARED_PER_ROUTE = 3;
-/** The classes of poison each declared parameter gets, in the query string and in a JSON body. */
+/** Requests per operation with names it does not declare (it may read them all the same). */
+const UNDECLARED_PER_OPERATION = 3;
+/**
+ * The poisons each declared parameter gets: in the query string (GET), in a JSON body (the
+ * others: null, a NUL character, a nested array, a huge number, a nested object, a blank, a
+ * string longer than any column), in a multipart field.
+ */
 const QUERY_POISONS = ['abc\u0000def', '99999999999999999999', '"x" NEAR({title}: *)'];
-const JSON_POISONS: unknown[] = [null, 'abc\u0000def', [{ a: 1 }]];
-const POISONS = QUERY_POISONS.length;
+const JSON_POISONS: unknown[] = [null, 'abc\u0000def', [{ a: 1 }], 99999999999999999999, { a: { b: null } }, '', 'x'.repeat(3000)];
+const MULTIPART_POISONS = ['abc\u0000def', '', 'x'.repeat(3000)];
 /** A request still unanswered after this long counts as a failure (the server hangs on it). */
 const REQUEST_TIMEOUT_MS = 10_000;
 const HOSTILE_HEADERS: [string, string][] = [
@@ -32,21 +41,35 @@ const HOSTILE_HEADERS: [string, string][] = [
   ['Range', 'bytes=9999999999-1'], ['X-Request-Id', 'x'.repeat(5000)],
 ];
 
+/** Valid values by parameter name; any other declared parameter that is required gets one of its type. */
+const BASELINE: Record<string, unknown> = {
+  title: 'fuzzed title', description: 'text', name: 'fuzzname', path: 'fuzzpath', body: 'a body', content: 'content\n',
+  branch: 'fuzz-branch', start_branch: 'master', ref: 'master', commit_message: 'fuzz', email: 'fuzz@example.com', username: 'fuzzuser',
+  password: 'password123', duration: '1h', value: 'v', access_level: 30, source_branch: 'feature', target_branch: 'master',
+  color: '#00ff00', from: 'master', to: 'feature', group_access: 30, scopes: ['api'], note: 'a comment',
+  actions: [{ action: 'create', file_path: 'fuzz.txt', content: 'x' }], labels: 'bug', state_event: 'close', file_name: 'fuzz.sh',
+  code: 'echo\n', visibility: 'public', tag_name: 'fuzz-tag', domain: 'fuzz.example.com', state: 'success',
+  link_url: 'https://badge.example.com/l', image_url: 'https://badge.example.com/i.svg', url: 'http://127.0.0.1:9/fuzz-hook',
+};
+/** Values that must differ from one request to the next for the endpoint to do its work (a second "fuzzname" is taken). */
+const UNIQUE: Record<string, (n: number) => string> = {
+  name: (n) => `fuzzname${n}`, path: (n) => `fuzzpath${n}`, username: (n) => `fuzzuser${n}`, email: (n) => `fuzz${n}@example.com`,
+  title: (n) => `fuzz title ${n}`, branch: (n) => `fuzz-branch-${n}`, tag_name: (n) => `fuzz-tag-${n}`, domain: (n) => `fuzz${n}.example.com`,
+};
+
 interface Failure {
   request: string;
   status: number;
   body: string;
 }
 
-describe('fuzz: every route answers malformed input with a 4xx, never a 5xx', function () {
-  this.timeout(120_000);
-  let s: TestServer;
-  let userToken: string;
-  /** A valid value (URL-encoded) for each path parameter name. */
-  let valid: Record<string, string>;
-  /** Valid-looking body values; a mutation replaces one or two of them. */
-  let baseline: Record<string, unknown>;
+type Init = { headers?: Record<string, string>; body?: Buffer | string | FormData; token?: string | null };
 
+describe('fuzz: every operation of openapi.json answers malformed input with a 4xx, never a 5xx', function () {
+  this.timeout(300_000);
+  let s: TestServer;
+  let world: FuzzWorld;
+  let operations: Operation[];
   let tmp: string;
   let savedTmp: string | undefined;
 
@@ -55,43 +78,11 @@ describe('fuzz: every route answers malformed input with a 4xx, never a 5xx', fu
     savedTmp = process.env.TMPDIR;
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-fuzz-'));
     process.env.TMPDIR = tmp;
-    s = await bootServer({ WHARF_MAX_BODY_BYTES: '200000' });
-    const plain = await s.createUser('plain');
-    const victim = await s.createUser('victim');
-    userToken = plain.token;
-    const group = created(await s.post('/groups', { json: { name: 'fuzzgroup', path: 'fuzzgroup' } }));
-    const project = await createProject(s, ROOT_TOKEN, { name: 'fuzzed', visibility: 'public' });
-    const master = await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: 'README.md', content: 'hello\n' }, { action: 'create', file_path: 'lib/a.rb', content: 'a\n' }], { token: ROOT_TOKEN });
-    git(repoDir(s, project.path_with_namespace), ['tag', 'v1', master]);
-    await createBranch(s, project.id, 'feature', 'master', ROOT_TOKEN);
-    await createBranch(s, project.id, 'ветка', 'master', ROOT_TOKEN); // HOSTILE_STRINGS names it
-    await commitFiles(s, project.id, 'feature', [{ action: 'update', file_path: 'README.md', content: 'changed\n' }], { token: ROOT_TOKEN });
-    const issue = created(await s.post(`/projects/${project.id}/issues`, { json: { title: 'fuzz issue', description: 'words here' } }));
-    const mr = await openMergeRequest(s, project.id, { title: 'fuzz mr', source_branch: 'feature', target_branch: 'master' }, ROOT_TOKEN);
-    const note = created(await s.post(`/projects/${project.id}/issues/${issue.iid}/notes`, { json: { body: 'a note' } }));
-    created(await s.post(`/projects/${project.id}/merge_requests/${mr.iid}/notes`, { json: { body: 'an mr note' } }));
-    const award = created(await s.post(`/projects/${project.id}/issues/${issue.iid}/award_emoji`, { json: { name: 'tada' } }));
-    const label = created(await s.post(`/projects/${project.id}/labels`, { json: { name: 'bug', color: '#ff0000' } }));
-    const milestone = created(await s.post(`/projects/${project.id}/milestones`, { json: { title: 'v1' } }));
-    created(await s.post(`/projects/${project.id}/members`, { json: { user_id: victim.user.id, access_level: 30 } }));
-    created(await s.post(`/projects/${project.id}/protected_branches`, { json: { name: 'release-*' } }));
-    const token = created(await s.post(`/users/${victim.user.id}/impersonation_tokens`, { json: { name: 't', scopes: ['api'] } }));
-    await s.put(`/projects/${project.id}/custom_attributes/colour`, { json: { value: 'blue' } });
-    valid = {
-      id: String(project.id), user_id: String(victim.user.id), group_id: String(group.id), key: 'colour',
-      impersonation_token_id: String(token.id), issue_iid: String(issue.iid), merge_request_iid: String(mr.iid),
-      noteable_id: String(issue.iid), iid: String(issue.iid), subscribable_id: String(issue.iid), note_id: String(note.id),
-      award_id: String(award.id), label_id: String(label.id), milestone_id: String(milestone.id), sha: master,
-      file_path: 'README.md', branch: 'feature', tag_name: 'v1', name: 'release-*', format: 'zip',
-      'groups:id': String(group.id), 'users:id': String(victim.user.id), 'namespaces:id': String(group.id), 'todos:id': '1',
-    };
-    baseline = {
-      title: 'fuzzed title', description: 'text', name: 'fuzzname', path: 'fuzzpath', body: 'a body', content: 'content\n',
-      branch: 'fuzz-branch', ref: 'master', commit_message: 'fuzz', email: 'fuzz@example.com', username: 'fuzzuser',
-      password: 'password123', duration: '1h', value: 'v', access_level: 30, user_id: victim.user.id, source_branch: 'feature',
-      target_branch: 'master', color: '#00ff00', from: 'master', to: 'feature', group_id: group.id, group_access: 30,
-      scopes: ['api'], actions: [{ action: 'create', file_path: 'fuzz.txt', content: 'x' }], labels: 'bug', state_event: 'close',
-    };
+    s = await bootServer({ WHARF_MAX_BODY_BYTES: '200000', WHARF_PAGES_HOST: 'pages.example.io' });
+    world = await makeFuzzWorld(s);
+    const doc = await s.get('/openapi.json', { token: null });
+    expect(doc.status).to.equal(200);
+    operations = operationsOf(doc.body);
   });
   after(async () => {
     await s?.close();
@@ -100,20 +91,29 @@ describe('fuzz: every route answers malformed input with a 4xx, never a 5xx', fu
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  /** Routes that change what later requests rely on (delete, archive, block) go last. */
-  function destructive(r: Route): boolean {
-    return r.method === 'DELETE' || /\/(archive|block)$/.test(r.path);
+  /** Operations that change what later requests rely on (delete, archive, block) go last, the deepest paths first. */
+  function destructive(op: Operation): boolean {
+    return op.method === 'DELETE' || op.template.endsWith('/archive') || op.template.endsWith('/block');
   }
+
+  it('lists every mounted route', () => {
+    const listed = new Set(operations.map((op) => `${op.method} ${op.template}`));
+    const missing = mountedRoutes(s.deps)
+      .map((r) => `${r.method} ${openApiPaths(r.path.slice('/api/v4'.length))[0].template}`)
+      .filter((key) => !listed.has(key));
+    expect(missing).to.deep.equal([]);
+    expect(operations.length).to.be.greaterThan(300);
+  });
 
   it('answers no request with a 5xx', async () => {
     const r = new Random(SEED);
-    const routes = mountedRoutes(s.deps);
-    expect(routes.length).to.be.greaterThan(100);
-    const ordered = [...routes.filter((x) => !destructive(x)), ...routes.filter(destructive)];
+    const depth = (op: Operation) => op.template.split('/').length;
+    const ordered = [...operations.filter((x) => !destructive(x)), ...operations.filter(destructive).sort((a, b) => depth(b) - depth(a))];
     const failures: Failure[] = [];
     let sent = 0;
+    let serial = 0;
 
-    const send = async (route: Route, label: string, url: string, init: { headers?: Record<string, string>; body?: Buffer | string; token?: string | null }) => {
+    const send = async (op: Operation, label: string, url: string, init: Init) => {
       const headers: Record<string, string> = { ...init.headers };
       const token = init.token === undefined ? ROOT_TOKEN : init.token;
       if (token) headers['PRIVATE-TOKEN'] = token;
@@ -121,110 +121,161 @@ describe('fuzz: every route answers malformed input with a 4xx, never a 5xx', fu
       let status: number;
       let text: string;
       try {
-        const res = await fetch(`${s.url}${url}`, { method: route.method, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), body: route.method === 'GET' || init.body === undefined ? undefined : new Uint8Array(Buffer.from(init.body)) });
+        const body = op.method === 'GET' || init.body === undefined ? undefined : init.body instanceof FormData ? init.body : new Uint8Array(Buffer.from(init.body));
+        const res = await fetch(`${s.url}/api/v4${url}`, { method: op.method, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), body });
         status = res.status;
         text = await res.text();
       } catch (err) {
         status = 599;
         text = `connection failed: ${(err as Error).message}`;
       }
-      if (status >= 500) failures.push({ request: `${route.method} ${route.path} [${label}] ${url.slice(0, 200)}`, status, body: text.slice(0, 200) });
+      if (status >= 500) failures.push({ request: `${op.method} ${op.template} [${label}] ${url.slice(0, 200)}`, status, body: text.slice(0, 200) });
     };
 
-    /** The valid value of a path parameter; `:id` is a project's, a group's, a user's… by the path's first segment. */
-    const valueOf = (route: Route, name: string): string => {
-      if (name === 'id') {
-        const family = route.path.split('/')[3];
-        return valid[`${family}:id`] ?? valid.id;
+    const pathOf = (op: Operation, hostile: string | null) => {
+      const target = hostile !== null && op.pathParams.length ? r.pick(op.pathParams) : null;
+      return fillTemplate(op.template, (name) => (name === target ? hostile! : validValue(world.valid, op.template, name)));
+    };
+
+    /** Values for the parameters that need one of their own on this operation. */
+    const overrides = (op: Operation, n: number): Record<string, unknown> => {
+      const t = op.template;
+      if (t.includes('/variables')) return { key: `FUZZ_${n}` };
+      // A key is added once (its first valid request), then "has already been taken".
+      if (t === '/user/keys') return { title: `fuzz key ${n}`, key: world.freshKeys[0] };
+      if (t.endsWith('/keys')) return { title: `fuzz key ${n}`, key: world.freshKeys[1] };
+      if (t.endsWith('/deploy_keys')) return { title: `fuzz key ${n}`, key: world.freshKeys[2] };
+      if (t.endsWith('/award_emoji')) return { name: 'smile' };
+      if (t.endsWith('/comments')) return { path: undefined };
+      return {};
+    };
+
+    /** A valid value for each declared parameter that has a known one, or that is required. */
+    const baselineOf = (op: Operation, declared: Declared[]): Record<string, unknown> => {
+      const n = ++serial;
+      const special = overrides(op, n);
+      const out: Record<string, unknown> = {};
+      for (const d of declared) {
+        if (op.pathParams.includes(d.name)) continue;
+        if (d.name in special) out[d.name] = special[d.name];
+        else if (UNIQUE[d.name] && d.name in BASELINE) out[d.name] = UNIQUE[d.name](n);
+        else if (d.name === 'group_id') out[d.name] = world.groupId;
+        else if (d.name in BASELINE) out[d.name] = BASELINE[d.name];
+        else if (d.required) out[d.name] = valueOfSchema(d.name, d.schema);
       }
-      return valid[name] ?? '1';
-    };
-
-    const pathOf = (route: Route, hostile: string | null) => {
-      const names = patternParams(route.path);
-      const target = hostile !== null && names.length ? r.pick(names) : null;
-      return fillPattern(route.path, (name) => (name === target ? hostile! : valueOf(route, name)));
+      return out;
     };
 
     /** A query string setting each name to a value, in one of Rack's shapes (values cut to keep the URL short). */
-    const query = (values: Record<string, string>): string =>
-      Object.entries(values)
-        .map(([name, raw]) => {
-          const value = encodeURIComponent(raw.slice(0, 500));
-          const shape = r.int(4);
-          if (shape === 0) return `${name}=${value}`;
-          if (shape === 1) return `${name}[]=${value}&${name}[]=${value}`;
-          if (shape === 2) return `${name}[a][b]=${value}`;
-          return `${name}=${value}&${name}=${value}`;
-        })
-        .join('&');
-
-    /** The parameters a route declares, read from its 400 when every known name is uncoercible. */
-    const declared = async (route: Route): Promise<string[]> => {
-      const url = pathOf(route, null);
-      const names = PARAM_NAMES.filter((n) => n !== 'sudo'); // an uncoercible sudo is a 404 before any parameter
-      const everything = Object.fromEntries(names.map((n) => [n, UNCOERCIBLE]));
-      const res = route.method === 'GET'
-        ? await fetch(`${s.url}${url}?${names.map((n) => `${n}[a][b]=1`).join('&')}`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } })
-        : await fetch(`${s.url}${url}`, { method: route.method, headers: { 'PRIVATE-TOKEN': ROOT_TOKEN, 'Content-Type': 'application/json' }, body: JSON.stringify(everything) });
-      sent += 1;
-      const text = await res.text();
-      if (res.status >= 500) failures.push({ request: `${route.method} ${route.path} [every parameter uncoercible]`, status: res.status, body: text.slice(0, 200) });
-      return res.headers.get('content-type') === 'application/json' ? namesInError(JSON.parse(text)) : [];
+    const query = (values: Record<string, unknown>, plain: Record<string, unknown> = {}): string => {
+      const shaped = Object.entries(values).map(([name, raw]) => {
+        const value = encodeURIComponent(String(raw).slice(0, 500));
+        const shape = r.int(4);
+        if (shape === 0) return `${name}=${value}`;
+        if (shape === 1) return `${name}[]=${value}&${name}[]=${value}`;
+        if (shape === 2) return `${name}[a][b]=${value}`;
+        return `${name}=${value}&${name}=${value}`;
+      });
+      const rest = Object.entries(plain).filter(([name]) => !(name in values)).map(([name, v]) => `${name}=${encodeURIComponent(Array.isArray(v) ? String(v[0]) : String(v))}`);
+      return [...rest, ...shaped].join('&');
     };
 
-    for (const route of ordered) {
-      const hasBody = route.method !== 'GET';
-      const names = (await declared(route)).filter((n) => !patternParams(route.path).includes(n));
-      // Valid values only: reaches the handler's real work.
-      await send(route, 'valid', pathOf(route, null), hasBody ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(baseline) } : {});
-      // Each declared parameter gets each class of poison once; then a few names the route may
-      // read without declaring, with random poison; then hostile path segments.
-      const plan: string[][] = [];
-      for (const name of names) for (let k = 0; k < POISONS; k++) plan.push([name]);
-      for (let k = 0; k < UNDECLARED_PER_ROUTE; k++) plan.push([r.pick(PARAM_NAMES), r.pick(PARAM_NAMES)]);
-      let poison = 0;
-      for (const targets of plan) {
-        const hostilePath = r.chance(0.1) ? r.pick(HOSTILE_SEGMENTS) : null;
-        const token = r.chance(0.1) ? null : r.chance(0.15) ? userToken : undefined;
+    /** The files an operation needs in a multipart body to do its work: an export to import, an avatar. */
+    const filesOf = (op: Operation): Record<string, { data: Buffer; name: string; type: string }> => {
+      const files: Record<string, { data: Buffer; name: string; type: string }> = {};
+      if (op.template === '/projects/import') files.file = { data: world.exportArchive, name: 'export.tar.gz', type: 'application/gzip' };
+      for (const d of op.body) if (d.schema.format === 'binary') files[d.name] = { data: PNG, name: 'a.png', type: 'image/png' };
+      return files;
+    };
+
+    const multipart = (fields: Record<string, unknown>, files: ReturnType<typeof filesOf>): FormData => {
+      const form = new FormData();
+      for (const [name, v] of Object.entries(fields)) {
+        if (name in files) continue;
+        if (Array.isArray(v)) for (const item of v) form.append(`${name}[]`, typeof item === 'string' ? item : JSON.stringify(item));
+        else if (v !== null && typeof v === 'object') for (const [k, inner] of Object.entries(v)) form.append(`${name}[${k}]`, String(inner));
+        else form.append(name, String(v));
+      }
+      for (const [name, f] of Object.entries(files)) form.append(name, new Blob([new Uint8Array(f.data)], { type: f.type }), f.name);
+      return form;
+    };
+
+    const json = (body: Record<string, unknown>): Init => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+    for (const op of ordered) {
+      const hasBody = op.method !== 'GET';
+      const declared = [...op.query, ...op.body].filter((d) => !op.pathParams.includes(d.name));
+      const names = [...new Set(declared.map((d) => d.name))];
+      const requiredQuery = () => baselineOf(op, op.query.filter((d) => d.required));
+
+      // Every declared parameter uncoercible at once, then valid values only (the endpoint's real work).
+      if (names.length) {
+        const everything = Object.fromEntries(names.map((n) => [n, UNCOERCIBLE]));
+        await send(op, 'every parameter uncoercible', hasBody ? pathOf(op, null) : `${pathOf(op, null)}?${names.map((n) => `${n}[a][b]=1`).join('&')}`, hasBody ? json(everything) : {});
+      }
+      if (hasBody) await send(op, 'valid', pathOf(op, null), json(baselineOf(op, declared)));
+      else await send(op, 'valid', `${pathOf(op, null)}?${query({}, requiredQuery())}`, {});
+
+      // Each declared parameter gets each poison once, as root with the others valid (so that
+      // it reaches the endpoint); then a few names the operation may read without declaring,
+      // with random poison, on a path that may be hostile, from anyone.
+      const plan: { targets: string[]; poison: number | null }[] = [];
+      const poisons = hasBody ? JSON_POISONS.length : QUERY_POISONS.length;
+      for (const name of names) for (let k = 0; k < poisons; k++) plan.push({ targets: [name], poison: k });
+      for (let k = 0; k < UNDECLARED_PER_OPERATION; k++) plan.push({ targets: [r.pick(PARAM_NAMES), r.pick(PARAM_NAMES)], poison: null });
+      for (const { targets, poison } of plan) {
+        const hostilePath = poison === null && r.chance(0.3) ? r.pick(HOSTILE_SEGMENTS) : null;
+        const token = poison !== null ? undefined : r.chance(0.2) ? null : r.chance(0.3) ? world.userToken : undefined;
         const who = token === null ? 'anonymous' : token ? 'user' : 'root';
-        const k = targets.length === 1 ? poison++ % POISONS : POISONS;
+        const where = `${hostilePath === null ? '' : `path ${hostilePath}, `}${who}`;
         if (!hasBody) {
-          const values = Object.fromEntries(targets.map((n) => [n, k < POISONS ? QUERY_POISONS[k] : r.pick(HOSTILE_STRINGS)]));
-          const label = `${hostilePath === null ? '' : `path ${hostilePath}, `}${who}`;
-          await send(route, label, `${pathOf(route, hostilePath)}?${query(values)}`, { token });
+          const values = Object.fromEntries(targets.map((n) => [n, poison !== null ? QUERY_POISONS[poison] : r.pick(HOSTILE_STRINGS)]));
+          await send(op, where, `${pathOf(op, hostilePath)}?${query(values, requiredQuery())}`, { token });
           continue;
         }
-        const json: Record<string, unknown> = { ...baseline };
-        for (const name of targets) json[name] = k < POISONS ? JSON_POISONS[k] : hostileJson(r);
-        const label = `${hostilePath === null ? '' : `path ${hostilePath}, `}${who}, json ${JSON.stringify(Object.fromEntries(targets.map((n) => [n, json[n]]))).slice(0, 300)}`;
-        await send(route, label, pathOf(route, hostilePath), { token, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(json) });
+        const body = baselineOf(op, declared);
+        for (const name of targets) body[name] = poison !== null ? JSON_POISONS[poison] : hostileJson(r);
+        const label = `${where}, json ${JSON.stringify(Object.fromEntries(targets.map((n) => [n, body[n]]))).slice(0, 300)}`;
+        await send(op, label, pathOf(op, hostilePath), { token, ...json(body) });
       }
+
+      // The operations that take a file: valid fields with the file, then each field poisoned in turn.
+      const files = filesOf(op);
+      if (hasBody && Object.keys(files).length) {
+        await send(op, 'multipart, valid', pathOf(op, null), { body: multipart(baselineOf(op, declared), files) });
+        for (const [i, name] of names.entries()) {
+          if (name in files) continue;
+          const poison = MULTIPART_POISONS[i % MULTIPART_POISONS.length];
+          const fields = { ...baselineOf(op, declared), [name]: poison };
+          await send(op, `multipart, ${name}=${JSON.stringify(poison.slice(0, 20))}`, pathOf(op, null), { body: multipart(fields, files) });
+        }
+      }
+
       // One hostile header: the conditional, authentication and sudo headers are parsed too.
       const [header, value] = r.pick(HOSTILE_HEADERS);
-      await send(route, `header ${header}: ${value.slice(0, 40)}`, pathOf(route, null), {
+      await send(op, `header ${header}: ${value.slice(0, 40)}`, pathOf(op, null), {
         token: header === 'Authorization' ? null : undefined,
         // fetch sends header values as Latin-1: the UTF-8 bytes of a value go as their own characters.
         headers: { [header]: Buffer.from(value).toString('latin1'), ...(hasBody ? { 'Content-Type': 'application/json' } : {}) },
-        body: hasBody ? JSON.stringify(baseline) : undefined,
+        body: hasBody ? JSON.stringify(baselineOf(op, declared)) : undefined,
       });
-      for (const param of patternParams(route.path)) {
+      for (const param of op.pathParams) {
         for (let k = 0; k < 2; k++) {
           const segment = r.pick(HOSTILE_SEGMENTS);
-          const url = fillPattern(route.path, (name) => (name === param ? segment : valueOf(route, name)));
-          await send(route, `path ${param}=${segment}`, url, hasBody ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(baseline) } : {});
+          const url = fillTemplate(op.template, (name) => (name === param ? segment : validValue(world.valid, op.template, name)));
+          await send(op, `path ${param}=${segment}`, url, hasBody ? json(baselineOf(op, declared)) : {});
         }
       }
       if (hasBody) {
-        // Broken bodies, encodings and framings: every kind on a few routes, two kinds on each.
-        const kinds = rawBodies(baseline);
+        // Broken bodies, encodings and framings: every kind on a few operations, two kinds on each.
+        const kinds = rawBodies(baselineOf(op, declared));
         const chosen = r.chance(0.05) ? kinds : [r.pick(kinds), r.pick(kinds)];
-        for (const raw of chosen) await send(route, raw.label, pathOf(route, null), { headers: raw.headers, body: raw.body, token: r.chance(0.2) ? null : undefined });
+        for (const raw of chosen) await send(op, raw.label, pathOf(op, null), { headers: raw.headers, body: raw.body, token: r.chance(0.2) ? null : undefined });
       }
     }
 
     const report = failures.map((f) => `${f.status} ${f.request}\n    ${f.body}`).join('\n');
-    expect(sent).to.be.greaterThan(2000);
+    expect(sent).to.be.greaterThan(5000);
     expect(failures, `${failures.length} of ${sent} requests answered 5xx:\n${report}`).to.deep.equal([]);
     expect(fs.readdirSync(tmp).filter((f) => f.startsWith('wharf-upload-')), 'uploads left behind').to.deep.equal([]);
   });

@@ -1,6 +1,8 @@
 // Values that once answered 500: JSON null for a required parameter (Grape's "is empty", or
-// the model's "can't be blank" where GitLab's model gives it), a NUL character or FTS syntax
-// in `search`, and an archive of a branch named outside Latin-1 (RFC 6266 Content-Disposition).
+// the model's "can't be blank" where GitLab's model gives it), JSON null for an optional one
+// whose column cannot hold it (taken as not given: the default on create, no change on update),
+// a value longer than its column, a NUL character or FTS syntax in `search`, and an archive of
+// a branch named outside Latin-1 (RFC 6266 Content-Disposition).
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { commitFiles, createBranch, createProject, created, openMergeRequest } from '../helpers/projects.js';
@@ -86,6 +88,77 @@ describe('hostile values', () => {
         expect([r.status, r.body], name).to.deep.equal([400, { message: { [name]: ["can't be blank"] } }]);
       }
       expect((await s.get(`/users/${userId}`)).body.username).to.equal('member');
+    });
+  });
+
+  describe('JSON null for an optional parameter', () => {
+    it('creates a project hook or a system hook with the defaults of the fields given null', async () => {
+      const nulls = { push_events: null, issues_events: null, confidential_issues_events: null, tag_push_events: null, note_events: null, enable_ssl_verification: null, token: null };
+      const hook = await s.post(`${base}/hooks`, { json: { url: 'http://example.com/null-hook', ...nulls } });
+      expect(hook.status, hook.text).to.equal(201);
+      expect(hook.body).to.include({ push_events: true, issues_events: false, confidential_issues_events: false, tag_push_events: false, note_events: false, enable_ssl_verification: true });
+      const system = await s.post('/hooks', { json: { url: 'http://example.com/null-system-hook', push_events: null, tag_push_events: null, merge_requests_events: null, enable_ssl_verification: null, token: null } });
+      expect(system.status, system.text).to.equal(201);
+      expect(system.body).to.include({ push_events: false, tag_push_events: false, merge_requests_events: false, enable_ssl_verification: true });
+    });
+
+    it('changes nothing of a hook, a variable or a project for the fields given null', async () => {
+      const hook = created(await s.post(`${base}/hooks`, { json: { url: 'http://example.com/kept', push_events: false, job_events: true, token: 'kept-secret' } }));
+      const put = await s.put(`${base}/hooks/${hook.id}`, { json: { url: 'http://example.com/kept', push_events: null, job_events: null, wiki_page_events: null, token: null } });
+      expect(put.status, put.text).to.equal(200);
+      expect(put.body).to.include({ push_events: false, job_events: true, wiki_page_events: false });
+      expect((await s.db('web_hooks').where({ id: hook.id }).first()).token).to.equal('kept-secret');
+
+      created(await s.post(`${base}/variables`, { json: { key: 'KEPT', value: 'v1' } }));
+      const variable = await s.put(`${base}/variables/KEPT`, { json: { value: null } });
+      expect([variable.status, variable.body]).to.deep.equal([200, { key: 'KEPT', value: 'v1', protected: false }]);
+
+      const features = await s.put(base, { json: { description: 'kept features', issues_enabled: null, merge_method: null, lfs_enabled: null } });
+      expect(features.status, features.text).to.equal(200);
+      expect(features.body).to.include({ description: 'kept features', issues_enabled: true, merge_method: 'merge', lfs_enabled: true });
+      const made = await s.post('/projects', { json: { name: 'null-features', issues_enabled: null, wiki_enabled: null, request_access_enabled: null } });
+      expect(made.status, made.text).to.equal(201);
+      expect(made.body).to.include({ issues_enabled: true, wiki_enabled: true, request_access_enabled: false });
+    });
+
+    it('changes nothing of a user, a group or a deploy key for the fields given null; nulls alone are no change at all', async () => {
+      const user = await s.put(`/users/${userId}`, { json: { bio: 'kept bio', skype: null, twitter: null, website_url: null, projects_limit: null, admin: null, external: null } });
+      expect(user.status, user.text).to.equal(200);
+      expect(user.body).to.include({ bio: 'kept bio', skype: '', twitter: '', website_url: '', projects_limit: 100000, external: false });
+      expect(await s.db('users').where({ id: userId }).first()).to.include({ bio: 'kept bio', skype: '', projects_limit: 100000 });
+      const group = await s.put(`/groups/${groupId}`, { json: { name: 'hg', description: null, lfs_enabled: null, request_access_enabled: null } });
+      expect(group.status, group.text).to.equal(200);
+      expect(group.body).to.include({ description: '', lfs_enabled: true, request_access_enabled: false });
+      const key = created(await s.post(`${base}/deploy_keys`, { json: { title: 'k', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGz8x5yQ9vK1pPj3dS6o4Zs3hVZ7f2rQ8uG3Jw5mNc1e null@wharf' } }));
+      const nothing = await s.put(`${base}/deploy_keys/${key.id}`, { json: { title: null, can_push: null } });
+      expect([nothing.status, nothing.body]).to.deep.equal([400, { error: 'title, can_push are missing, at least one parameter must be provided' }]);
+    });
+
+    it('still clears a nullable value with null (a description)', async () => {
+      const issue = created(await s.post(`${base}/issues`, { json: { title: 'to clear', description: 'words' } }));
+      const cleared = await s.put(`${base}/issues/${issue.iid}`, { json: { description: null } });
+      expect(cleared.status, cleared.text).to.equal(200);
+      expect(cleared.body.description).to.equal(null);
+    });
+  });
+
+  describe('a value longer than its column', () => {
+    it('answers the model\'s "is too long" for ci_config_path, a custom attribute and an impersonation token name', async () => {
+      const long = 'x'.repeat(300);
+      const tooLong = ['is too long (maximum is 255 characters)'];
+      const cases: [string, string, Record<string, unknown>, Record<string, string[]>][] = [
+        ['POST', '/projects', { name: 'long-ci-path', ci_config_path: long }, { ci_config_path: tooLong }],
+        ['PUT', base, { ci_config_path: long }, { ci_config_path: tooLong }],
+        ['PUT', `${base}/custom_attributes/long`, { value: long }, { value: tooLong }],
+        ['PUT', `/users/${userId}/custom_attributes/${long}`, { value: 'v' }, { key: tooLong }],
+        ['POST', `/users/${userId}/impersonation_tokens`, { name: long, scopes: ['api'] }, { name: tooLong }],
+      ];
+      for (const [method, path, json, message] of cases) {
+        const r = await s.request(method, path, { json });
+        expect([r.status, r.body], `${method} ${path}`).to.deep.equal([400, { message }]);
+      }
+      expect((await s.get(base)).body.ci_config_path).to.equal(null);
+      expect((await s.get(`${base}/custom_attributes`)).body).to.deep.equal([]);
     });
   });
 

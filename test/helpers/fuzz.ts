@@ -1,5 +1,7 @@
-// What the fuzz test (test/api/fuzz.test.ts) is made of: a seeded random source, the mounted
-// API routes, path patterns filled in, and the hostile values, bodies and encodings it sends.
+// What the fuzz test (test/api/fuzz.test.ts) is made of: a seeded random source, the
+// operations of the served OpenAPI document (every mounted route, with the parameters it
+// declares and their types), valid values of those types, path templates filled in, and the
+// hostile values, bodies and encodings it sends.
 import zlib from 'node:zlib';
 import type { Deps } from '../../src/deps.js';
 import { apiRouteList, apiRouter } from '../../src/app.js';
@@ -37,19 +39,66 @@ export function mountedRoutes(deps: Deps): Route[] {
   return apiRouteList(apiRouter(deps));
 }
 
-/** The names of a pattern's parameters: `:id`, `*sha`, and the optional `{.:format}`. */
-export function patternParams(pattern: string): string[] {
-  return [...pattern.matchAll(/[:*](\w+)/g)].map((m) => m[1]);
+type JsonSchema = Record<string, any>;
+
+/** A declared parameter of an operation and its value's JSON Schema. */
+export interface Declared {
+  name: string;
+  schema: JsonSchema;
+  required: boolean;
 }
 
-/** The pattern with each parameter replaced by `value(name)` (already URL-encoded). */
-export function fillPattern(pattern: string, value: (name: string) => string): string {
-  return pattern
-    .replace(/\{\.:(\w+)\}/g, (_, name: string) => {
-      const v = value(name);
-      return v === '' ? '' : `.${v}`;
-    })
-    .replace(/[:*](\w+)/g, (_, name: string) => value(name));
+/** One operation of the OpenAPI document: method, path template (relative to /api/v4) and parameters. */
+export interface Operation {
+  method: string;
+  /** `/projects/{id}/labels/{label_id}` */
+  template: string;
+  pathParams: string[];
+  query: Declared[];
+  /** The JSON body's properties; empty when the operation takes no body. */
+  body: Declared[];
+}
+
+const METHODS = ['get', 'post', 'put', 'delete'];
+
+/** Every operation of an OpenAPI document (GET /api/v4/openapi.json), in the document's order. */
+export function operationsOf(doc: { paths: Record<string, Record<string, JsonSchema>> }): Operation[] {
+  const out: Operation[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.includes(method)) continue;
+      const params = (op.parameters ?? []) as { name: string; in: string; required?: boolean; schema: JsonSchema }[];
+      const schema = op.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined;
+      const required = new Set<string>(schema?.required ?? []);
+      out.push({
+        method: method.toUpperCase(),
+        template,
+        pathParams: params.filter((x) => x.in === 'path').map((x) => x.name),
+        query: params.filter((x) => x.in === 'query').map((x) => ({ name: x.name, schema: x.schema, required: x.required === true })),
+        body: Object.entries((schema?.properties ?? {}) as Record<string, JsonSchema>).map(([name, s]) => ({ name, schema: s, required: required.has(name) })),
+      });
+    }
+  }
+  return out;
+}
+
+/** The template with each `{name}` replaced by `value(name)` (already URL-encoded). */
+export function fillTemplate(template: string, value: (name: string) => string): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
+}
+
+/** A valid value of a parameter's schema: its default, its first allowed value, or one of its type. */
+export function valueOfSchema(name: string, schema: JsonSchema): unknown {
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'boolean') return true;
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'array') return schema.items?.enum ? [schema.items.enum[0]] : [];
+  if (type === 'object') return {};
+  if (schema.format === 'date') return '2030-01-01';
+  if (schema.format === 'date-time') return '2030-01-01T00:00:00Z';
+  return `fuzz-${name}`;
 }
 
 /** Path segment values no client should send (URL-encoded). */
@@ -81,20 +130,6 @@ export function hostileJson(r: Random): unknown {
 
 /** A value no coercion accepts (string, integer, boolean, date, array, hash): a hash of hashes. */
 export const UNCOERCIBLE = { a: { b: '1' } };
-
-/**
- * The parameter names a 400 of Grape's words names ("title is missing, sort is invalid"):
- * sent every name with UNCOERCIBLE, a route's answer lists the parameters it declares.
- */
-export function namesInError(body: unknown): string[] {
-  const error = (body as { error?: unknown })?.error;
-  if (typeof error !== 'string') return [];
-  const names = new Set<string>();
-  for (const m of error.matchAll(/([\w, ]+?) (?:is invalid|is missing|is empty|does not have a valid value|are mutually exclusive|are missing)/g)) {
-    for (const name of m[1].split(',')) if (name.trim()) names.add(name.trim());
-  }
-  return [...names];
-}
 
 /** Parameter names the API reads, from query strings and bodies. */
 export const PARAM_NAMES = [

@@ -90,12 +90,22 @@ describe('params', () => {
     expect(errorOf(() => parseValues({ h: 'flat' }, { h: p.hash() }))).to.deep.equal({ error: 'h is invalid' });
   });
 
-  it('refuses a null for a required or not-blank parameter as Grape\'s allow_blank does; a default replaces it; an optional null passes', () => {
-    const schema = { title: p.string().required(), count: p.integer().required(), name: p.string().notBlank(), sort: p.string().default('desc'), due: p.date() };
+  it('refuses a null for a required or not-blank parameter as Grape\'s allow_blank does; a default replaces it; an optional null is not given, unless nullable', () => {
+    const schema = { title: p.string().required(), count: p.integer().required(), name: p.string().notBlank(), sort: p.string().default('desc'), due: p.date(), on: p.boolean(), cleared: p.string().nullable() };
     expect(errorOf(() => parseValues({ title: null, count: null, name: null, due: null }, schema))).to.deep.equal({
       error: 'title is empty, count is empty, name is empty',
     });
-    expect(parseValues({ title: 't', count: 1, sort: null, due: null }, schema)).to.deep.equal({ title: 't', count: 1, name: undefined, sort: 'desc', due: null });
+    expect(parseValues({ title: 't', count: 1, sort: null, due: null, on: null, cleared: null }, schema)).to.deep.equal({
+      title: 't', count: 1, name: undefined, sort: 'desc', due: undefined, on: undefined, cleared: null,
+    });
+  });
+
+  it('does not count an optional null in the rules between parameters; a nullable one counts', () => {
+    const schema = { a: p.boolean(), b: p.string().nullable(), c: p.integer() };
+    const rules = { atLeastOneOf: ['a', 'c'], mutuallyExclusive: [['a', 'c']] };
+    expect(errorOf(() => parseValues({ a: null }, schema, rules))).to.deep.equal({ error: 'a, c are missing, at least one parameter must be provided' });
+    expect(parseValues({ a: null, c: 1 }, schema, rules)).to.deep.equal({ a: undefined, b: undefined, c: 1 });
+    expect(parseValues({ b: null }, schema, { atLeastOneOf: ['b'] })).to.deep.equal({ a: undefined, b: null, c: undefined });
   });
 
   it("requires a `given` flag's companions only when the flag is sent true (Grape's given ... requires)", () => {

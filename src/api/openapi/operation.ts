@@ -26,6 +26,11 @@ export function paramSchema(param: Param<unknown, boolean>): JsonSchema {
     else base.enum = [...param.allowed];
   }
   if (param.fallback !== undefined) base.default = param.fallback;
+  // A nullable parameter takes null as a value of its own (it clears); any other null counts as not given.
+  if (param.nullAllowed && typeof base.type === 'string') {
+    base.type = [base.type, 'null'];
+    if (Array.isArray(base.enum)) base.enum = [...base.enum, null];
+  }
   if (!param.blankAllowed) {
     if (base.type === 'string') base.minLength = 1;
     if (base.type === 'array') base.minItems = 1;
