@@ -10,7 +10,7 @@ import type { Deps } from '../deps.js';
 import { deleteProjectMergeRequests } from './merge_requests.js';
 import { deleteProjectAwards } from './award_emoji.js';
 import { removeDeployKeysOfProjects } from './deploy_keys.js';
-import type { Conn } from '../store/db.js';
+import { isSqlite, type Conn } from '../store/db.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { now } from '../store/time.js';
 import { Conflict, Invalid, LimitReached, NotFound, Rejected } from '../store/domain_errors.js';
@@ -305,6 +305,12 @@ export async function deleteProject(deps: Deps, project: ProjectWithNamespace, a
 
 async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, actor: UserRow | null): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    // PostgreSQL: the project's row, then its statistics row, before any row whose trigger
+    // moves the `projects` cache epoch. A commit's statistics refresh, running meanwhile,
+    // takes the statistics row, then that epoch: in any other order the two deadlock (the
+    // delete's cascade waiting for the refresh's row, the refresh for the delete's epoch).
+    if (!isSqlite(tx)) await tx('projects').where({ id: project.id }).forUpdate().first('id');
+    await tx('project_statistics').where({ project_id: project.id }).delete();
     await tx('members').where({ source_type: 'project', source_id: project.id }).delete();
     await tx('custom_attributes').where({ subject_type: 'project', subject_id: project.id }).delete();
     // Polymorphic rows have no foreign key to cascade on; the rest goes with the project row.
