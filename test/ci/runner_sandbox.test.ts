@@ -214,6 +214,14 @@ use:
   });
 });
 
+/** Whether every folder down to `dir` lets other users through, and `dir` lets them read. */
+function readableByOthers(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) return false;
+    if (d === path.dirname(d)) return (fs.statSync(dir).mode & 0o004) !== 0;
+  }
+}
+
 describe('CI job sandbox: a runner that cannot make one', function () {
   this.timeout(60_000);
   it('refuses to start, unless WHARF_RUNNER_SANDBOX=none accepts unconfined jobs', async () => {
@@ -229,7 +237,10 @@ describe('CI job sandbox: a runner that cannot make one', function () {
     const s = await bootServer({ WHARF_RUNNER: 'shell', WHARF_RUNNER_BWRAP: '/nonexistent/bwrap', WHARF_RUNNER_SANDBOX: 'none', WHARF_JOB_POLL_MS: '100' });
     try {
       expect(s.running.ciRunner).to.not.equal(null);
-      // Unconfined jobs still run as their own user, and still unpack their dependencies.
+      // Unconfined jobs still run as their own user, and still unpack their dependencies, with
+      // the runner's helper read from the installation: only where other users may read it
+      // (a checkout in a private folder, as mktemp makes, is not such a place).
+      if (!readableByOthers(process.cwd())) return;
       const project = await createProject(s, ROOT_TOKEN, { name: 'unconfined' });
       const ci = `stages: [build, use]\nmake:\n  stage: build\n  script: [mkdir -p dist, echo built-bits > dist/app.txt]\n  artifacts:\n    paths: [dist/]\nuse:\n  stage: use\n  script: ['echo "uid=$(id -u)"', cat dist/app.txt]\n`;
       await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: '.gitlab-ci.yml', content: ci }], { token: ROOT_TOKEN });
