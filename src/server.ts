@@ -12,6 +12,7 @@ import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
 import { bootstrap } from './services/bootstrap.js';
 import { recoverAtStart } from './services/repository_guard.js';
+import { sweepImportWork } from './services/import_work.js';
 import { buildApp } from './app.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
@@ -75,6 +76,7 @@ export async function prepare(config: Config, log: Logger = processLogger(config
   if (options.setup !== false) {
     await bootstrap(deps);
     await recoverAtStart(deps); // moves and deletes cut short by a crash, stale lock files
+    await sweepImportWork(deps); // temp folders of imports a crash cut short
   }
   return deps;
 }

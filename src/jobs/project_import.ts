@@ -7,5 +7,5 @@ import { registerJob } from './registry.js';
 registerJob<ImportPayload>(PROJECT_IMPORT_JOB, {
   queue: 'repository_import',
   maxAttempts: 1,
-  handler: (deps, payload, ctx) => performImport(deps, payload, ctx.progress, ctx.signal),
+  handler: (deps, payload, ctx) => performImport(deps, payload, ctx),
 });

@@ -5,6 +5,11 @@
 // MAX_UNPACKED_BYTES in all (the read stops at the first violation, so a decompression bomb
 // costs no more than the bound) — then VERSION is checked in GitLab's words and
 // project.json read when it is an object of at most MAX_TREE_BYTES.
+//
+// The entries are written here (tar parses, each file is one write stream of ours, modes
+// 0644/0755 whatever the archive says), so that unpackArchive settles only once every file
+// it opened is closed: a refused or broken archive leaves no write still under way that would
+// put files back into the folder the caller then removes.
 import fs from 'node:fs';
 import path from 'node:path';
 import type * as Tar from 'tar';
@@ -33,15 +38,16 @@ export async function unpackArchive(file: string, into: string, limits = { entri
   let entries = 0;
   let bytes = 0;
   let refusal: string | null = null;
+  let failure: Error | null = null;
+  /** The files being written, each until its stream closed. */
+  const writing = new Map<fs.WriteStream, Promise<void>>();
   const tar = await import('tar'); // loaded by the first import: an idle process does without it
   const source = fs.createReadStream(file);
-  const unpack = new tar.Unpack({
-    cwd: into,
+  let stop: () => void = () => undefined;
+  const parser = new tar.Parser({
     strict: true,
-    preservePaths: false,
-    preserveOwner: false,
     filter: (name, entry) => {
-      if (refusal) return false;
+      if (refusal || failure) return false;
       const type = (entry as Tar.ReadEntry).type;
       const size = (entry as Tar.ReadEntry).size ?? 0;
       entries += 1;
@@ -50,26 +56,60 @@ export async function unpackArchive(file: string, into: string, limits = { entri
       else if (type !== 'File' && type !== 'OldFile' && type !== 'Directory') refusal = `The archive holds a ${type === 'SymbolicLink' ? 'symbolic link' : type === 'Link' ? 'hard link' : `${type} entry`}: ${JSON.stringify(name.slice(0, 200))}`;
       else if (entries > limits.entries) refusal = `The archive holds more than ${limits.entries} files`;
       else if (bytes > limits.bytes) refusal = `The archive unpacks to more than ${limits.bytes} bytes`;
-      if (refusal) source.destroy();
+      if (refusal) stop();
       return refusal === null;
+    },
+    onReadEntry: (entry) => {
+      if (refusal || failure) return void entry.resume();
+      const target = path.join(into, safeEntryPath(entry.path)!);
+      try {
+        // Synchronous, so that no folder is still being made once the last stream closed.
+        fs.mkdirSync(entry.type === 'Directory' ? target : path.dirname(target), { recursive: true, mode: 0o755 });
+      } catch (err) {
+        failure = err as Error;
+        stop();
+        return void entry.resume();
+      }
+      if (entry.type === 'Directory') return void entry.resume();
+      const out = fs.createWriteStream(target, { mode: 0o644 });
+      writing.set(
+        out,
+        new Promise<void>((resolve) =>
+          out.once('close', () => {
+            writing.delete(out);
+            resolve();
+          }),
+        ),
+      );
+      out.on('error', (err) => {
+        failure ??= err;
+        stop();
+      });
+      entry.pipe(out);
     },
   });
   await new Promise<void>((resolve, reject) => {
     let done = false;
-    const finish = (err?: Error) => {
+    const settle = async (err?: Error) => {
       if (done) return;
       done = true;
+      if (err) failure ??= err;
+      if (refusal || failure) {
+        source.unpipe(parser);
+        source.destroy();
+        for (const out of writing.keys()) out.destroy();
+      }
+      await Promise.all(writing.values());
       if (refusal) reject(new ImportError(refusal));
-      else if (err) reject(new ImportError(`The archive could not be read: ${err.message}`));
+      else if (failure) reject(new ImportError(`The archive could not be read: ${failure.message}`));
       else resolve();
     };
-    unpack.on('error', finish);
-    unpack.on('warn', (_code: string, message: string | Error) => finish(message instanceof Error ? message : new Error(String(message))));
-    source.on('error', finish);
-    source.on('close', () => refusal && finish());
-    unpack.on('close', () => finish());
-    unpack.on('finish', () => finish());
-    source.pipe(unpack);
+    stop = () => void settle();
+    parser.on('error', (err: Error) => void settle(err));
+    parser.on('warn', (_code: string, message: string | Error) => void settle(message instanceof Error ? message : new Error(String(message))));
+    source.on('error', (err) => void settle(err));
+    parser.on('end', () => void settle());
+    source.pipe(parser);
   });
 }
 

@@ -6,6 +6,8 @@
 // a temporary repository, then, under the project's lock, restores the relations in one
 // transaction whose last step puts the new repository in place: either everything is there
 // (`finished`) or nothing is (`failed` with `import_error`, the project as it was made).
+// Either way the temp folder goes when the import ends (import_work.ts, which also removes
+// at start those of imports a crash cut short).
 // A `namespace` the caller may not read (read_namespace: a group they are no member of,
 // another user's) is 404 Namespace Not Found, as a missing one (10.8's find_namespace!): only
 // one they may read can answer 400 "Namespace is not valid".
@@ -30,6 +32,7 @@ import { createProject, type NewProject } from './projects.js';
 import { withProjectLock } from './repository_guard.js';
 import { overwriteProject, overwritingPath } from './project_overwrite.js';
 import { restoreAvatar } from './archive_avatar.js';
+import { importWorkDir, removeTempFolder } from './import_work.js';
 
 export const PROJECT_IMPORT_JOB = 'project_import';
 
@@ -144,8 +147,16 @@ async function repositoryFrom(deps: Deps, dir: string, work: string, signal?: Ab
   return tmp;
 }
 
+/** The run of the import job: its id names the work folder. */
+export interface ImportRun {
+  jobId: number;
+  progress(message: string): Promise<void>;
+  signal?: AbortSignal;
+}
+
 /** The job: import the stored archive into the project, all or nothing. */
-export async function performImport(deps: Deps, payload: ImportPayload, progress: (m: string) => Promise<void>, signal?: AbortSignal): Promise<unknown> {
+export async function performImport(deps: Deps, payload: ImportPayload, run: ImportRun): Promise<unknown> {
+  const { progress, signal } = run;
   const project = await findProjectByIdOrPath(deps.db, String(payload.projectId));
   const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
   const archive = archiveOf(deps, payload.projectId);
@@ -153,7 +164,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, progress
     if (project) await setImportState(deps, project.id, 'failed', 'The archive is gone');
     return null;
   }
-  const work = path.join(deps.repos.tmpDir, `import.${process.pid}.${crypto.randomBytes(8).toString('hex')}`);
+  const work = importWorkDir(deps, run.jobId);
   let newRepo: string | null = null;
   try {
     await setImportState(deps, project.id, 'started', null);
@@ -212,8 +223,8 @@ export async function performImport(deps: Deps, payload: ImportPayload, progress
     await setImportState(deps, project.id, 'failed', message);
     return { failed: message };
   } finally {
-    if (newRepo) await fs.promises.rm(newRepo, { recursive: true, force: true });
-    await fs.promises.rm(work, { recursive: true, force: true });
+    if (newRepo) await removeTempFolder(deps, newRepo);
+    await removeTempFolder(deps, work);
     await fs.promises.rm(archive, { force: true });
   }
 }

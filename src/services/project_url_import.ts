@@ -1,14 +1,18 @@
 // Importing a repository from a URL (`import_url` on POST /projects; GitLab 10.8's
 // RepositoryImportWorker for a git URL): the project is made with its empty repository and
 // `import_status` scheduled; a repository_import job follows the URL's HTTP redirects itself
-// (each hop's resolved address checked by import_url_guard.ts, git told not to follow any),
-// then clones with the real `git clone --mirror` pinned to the checked address
-// (http.curloptResolve; a git:// URL is cloned from the checked address itself), so a name
-// that resolves elsewhere the second time is not followed;
+// (each hop's resolved address checked by import_url_guard.ts, and its probe sent to that very
+// address; git told not to follow any), then clones with the real `git clone --mirror` pinned
+// to the checked address (http.curloptResolve; a git:// URL is cloned from the checked address
+// itself), so a name that resolves elsewhere the second time is not followed;
 // the clone replaces the empty repository under the project's lock. Credentials stay in the
 // job's payload; the stored import_url and every message carry the URL without them.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { execFile } from 'node:child_process';
 import type { Deps } from '../deps.js';
 import type { Conn } from '../store/db.js';
@@ -36,6 +40,30 @@ function pinnedGitUrl(url: URL, address: string): string {
   return pinned.toString();
 }
 
+/** A `lookup` that answers the address already checked, whatever the name: no second resolution. */
+function pinnedLookup(address: string): LookupFunction {
+  const family = net.isIPv6(address) ? 6 : 4;
+  return (_hostname, options, callback) => {
+    if (options.all) return (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    callback(null, address, family);
+  };
+}
+
+/** GET `url` from `address` (TLS still checks the URL's host name); its status and Location. */
+function probeAt(url: URL, address: string, headers: Record<string, string> | undefined): Promise<{ status: number; location: string | null }> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', headers, lookup: pinnedLookup(address), signal: AbortSignal.timeout(30_000) }, (res) => {
+      res.resume();
+      const location = res.headers.location;
+      resolve({ status: res.statusCode ?? 0, location: typeof location === 'string' ? location : null });
+      res.destroy();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** Follows redirects of a smart-HTTP URL, checking each hop; the final repository URL and its pinned address. */
 async function checkedTarget(url: string, allowLocal: boolean): Promise<{ url: string; pin: string | null }> {
   let current = new URL(url);
@@ -53,9 +81,8 @@ async function checkedTarget(url: string, allowLocal: boolean): Promise<{ url: s
     const auth = current.username ? { Authorization: `Basic ${Buffer.from(`${decodeURIComponent(current.username)}:${decodeURIComponent(current.password)}`).toString('base64')}` } : undefined;
     probe.username = '';
     probe.password = '';
-    const res = await fetch(probe, { redirect: 'manual', headers: auth, signal: AbortSignal.timeout(30_000) });
-    await res.body?.cancel();
-    const location = res.headers.get('location');
+    const res = await probeAt(probe, addresses[0], auth);
+    const location = res.location;
     if (res.status < 300 || res.status >= 400 || !location) return { url: current.toString(), pin };
     const next = new URL(location, probe);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Error('Import url is blocked: redirected to another protocol');

@@ -2,6 +2,8 @@
 // (credentials in the URL, never shown back) once allow_local_requests_from_hooks_and_services
 // is on, also behind an HTTP redirect that Wharf follows itself; refused with it off (the
 // resolved address is loopback); the answer is import_status scheduled, then finished or failed.
+import dns from 'node:dns';
+import dnsPromises from 'node:dns/promises';
 import http from 'node:http';
 import { execFileSync, spawn } from 'node:child_process';
 import { expect } from 'chai';
@@ -143,6 +145,35 @@ describe('import_url', function () {
       expect(isLocalAddress(address), address).to.equal(true);
     } finally {
       listener.close();
+    }
+  });
+
+  it('probes the address it checked, not where the name resolves the next time (DNS rebinding)', async () => {
+    // "rebind.test" resolves to 127.0.0.1 (Wharf) when checked, to 127.0.0.2 afterwards: a
+    // listener there, on the same port, must see no request.
+    const port = Number(new URL(s.url).port);
+    const elsewhere: string[] = [];
+    const other = http.createServer((req, res) => {
+      elsewhere.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => other.listen(port, '127.0.0.2', r));
+    const lookup = dns.lookup;
+    const lookupPromise = dnsPromises.lookup;
+    const swap = (host: string, to: string) => (host === 'rebind.test' ? to : host);
+    (dns as { lookup: unknown }).lookup = (host: string, ...rest: unknown[]) => (lookup as (...a: unknown[]) => unknown)(swap(host, '127.0.0.2'), ...rest);
+    (dnsPromises as { lookup: unknown }).lookup = (host: string, ...rest: unknown[]) => (lookupPromise as (...a: unknown[]) => unknown)(swap(host, '127.0.0.1'), ...rest);
+    expect((await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: true } })).status).to.equal(200);
+    try {
+      const url = repoUrl(s, sourcePath, owner.token).replace('127.0.0.1', 'rebind.test');
+      const r = await create('rebound', url);
+      expect(r.status.import_status, JSON.stringify(r.status)).to.equal('finished');
+      expect(elsewhere).to.deep.equal([]);
+    } finally {
+      (dns as { lookup: unknown }).lookup = lookup;
+      (dnsPromises as { lookup: unknown }).lookup = lookupPromise;
+      await s.put('/application/settings', { json: { allow_local_requests_from_hooks_and_services: false } });
+      other.close();
     }
   });
 
