@@ -100,7 +100,7 @@ test: build system-deps lint renovate-install
 	done; \
 	if [ -n "$$failed" ]; then echo "=== the suite failed on:$$failed"; exit 1; fi
 
-# Prints the declared API route table (src/api/route_tables.ts): method, path, auth, load, ability, status.
+# Prints the declared API route table (src/api/core/route_tables.ts): method, path, auth, load, ability, status.
 routes: build
 	@npm run --silent routes
 

@@ -1,6 +1,6 @@
 // GitLab's projects.pushes_since_gc: pushes (git or API) since the repository was last
 // garbage-collected; housekeeping picks its task from it and resets it after a gc
-// (src/services/housekeeping.ts).
+// (src/services/repository/housekeeping.ts).
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {

@@ -4,11 +4,11 @@
 // lookup. Only the public key is stored, with its MD5 fingerprint.
 //
 // `user_id` is the key's owner for a user key and the creator of a deploy key. Deleting a user
-// deletes their own keys (services/user_deletion.ts) and leaves the deploy keys they created
+// deletes their own keys (services/users/deletion.ts) and leaves the deploy keys they created
 // without a creator (SET NULL), as GitLab leaves them to its ghost user.
 //
 // `deploy_keys_projects` enables a deploy key in a project, with `can_push` per project; a
-// deploy key no project uses any more is deleted with its last link (services/deploy_keys.ts).
+// deploy key no project uses any more is deleted with its last link (services/keys/deploy_keys.ts).
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {

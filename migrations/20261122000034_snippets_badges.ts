@@ -1,7 +1,7 @@
 // Snippets (project and personal, GitLab's one `snippets` table with its `type`), the user agent
 // detail recorded when one is created (GitLab's spam-check record), and badges of projects and
 // groups. A snippet goes with its project and with its author (GitLab destroys a user's
-// snippets with them); its notes, award emoji and events are removed by services/snippets.ts,
+// snippets with them); its notes, award emoji and events are removed by services/snippets/snippets.ts,
 // as they point at it without a foreign key. A badge goes with its project or group.
 import type { Knex } from 'knex';
 

@@ -1,6 +1,6 @@
 // Custom domains of a project's Pages site (GitLab's pages_domains). The domain is unique
 // whatever its case. The private key is stored only encrypted (AES-256-GCM under a key derived
-// from the server secret in db/, services/secret_box.ts); the certificate's OpenSSL text is
+// from the server secret in db/, services/security/secret_box.ts); the certificate's OpenSSL text is
 // kept as it was rendered when stored. Domains go with their project.
 import type { Knex } from 'knex';
 

@@ -1,7 +1,7 @@
 // GitLab 10.8 kept a project's export state in its export folder (and ProjectExportWorker's
 // status); Wharf keeps it in a row per project: the status `GET /projects/:id/export` answers
 // (`started`, `after_export_action`, `finished`), the finished archive's file name, and the
-// upload asked for with `upload[url]` (src/services/project_export.ts).
+// upload asked for with `upload[url]` (src/services/import_export/project_export.ts).
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {

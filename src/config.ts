@@ -22,7 +22,7 @@ export interface Config {
   dbPoolSize: number;
   /** Processes serving the port (src/workers.ts); 1 serves from this process alone. */
   workers: number;
-  /** Bytes of rendered list pages each process keeps (api/page_cache.ts); 0 keeps none. */
+  /** Bytes of rendered list pages each process keeps (api/core/page_cache.ts); 0 keeps none. */
   listCacheBytes: number;
   /** GitLab 10.8's response schemas (kept in the repository), described in /api/v4/openapi.json. */
   schemasDir: string;
@@ -46,7 +46,7 @@ export interface Config {
   sshHostKey: string;
   /** GitLab Pages' host (`pages.host`, lower case): custom Pages domains are on when it is set. */
   pagesHost: string | undefined;
-  /** The server secret the at-rest encryption keys are derived from (services/secret_box.ts). */
+  /** The server secret the at-rest encryption keys are derived from (services/security/secret_box.ts). */
   serverSecret: string;
   /** The built-in CI runner: 'shell' runs pending jobs in this server; 'off' leaves them pending. */
   runner: 'off' | 'shell';

@@ -10,13 +10,13 @@ import { openDb, migrate, postgresLocaleMismatch, isPostgresUrl } from './store/
 import { createFromTemplate } from './store/template_db.js';
 import { Urls } from './http/urls.js';
 import { RepoStore } from './git/repos.js';
-import { bootstrap } from './services/bootstrap.js';
-import { recoverAtStart } from './services/repository_guard.js';
-import { sweepImportWork } from './services/import_work.js';
+import { bootstrap } from './services/users/bootstrap.js';
+import { recoverAtStart } from './services/repository/guard.js';
+import { sweepImportWork } from './services/import_export/import_work.js';
 import { buildApp } from './app.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
-import { registerDbPool, registerQueueMetrics } from './services/metrics.js';
+import { registerDbPool, registerQueueMetrics } from './services/metrics/metrics.js';
 import { jobStats, queueMetrics } from './finders/job_metrics.js';
 import { startSshServer, type SshServer } from './transport/ssh_server.js';
 import { ShellRunner } from './services/ci/runner/shell_runner.js';

@@ -1,7 +1,7 @@
 // WHARF_WORKERS=N: N processes serve the port (node:cluster; the primary hands each new
 // connection to a worker in turn), sharing the SQLite file (WAL: readers never wait for the
 // writer), the repositories (file locks) and nothing else. The primary only starts, watches
-// and stops workers (and relays a scrape of /-/metrics to all of them: services/metrics_cluster.ts):
+// and stops workers (and relays a scrape of /-/metrics to all of them: services/metrics/cluster.ts):
 // it loads none of the application, so it stays small.
 //
 // The first worker sets up (migrations, root, recovery of repository moves cut short by a
@@ -16,7 +16,7 @@
 // on their next request.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
-import { MetricsRelay } from './services/metrics_cluster.js';
+import { MetricsRelay } from './services/metrics/cluster.js';
 
 export type WorkerRole = 'first' | 'serve';
 

@@ -5,7 +5,7 @@
 // Member; `access_level` defaults to developer) and deny or withdraw (204). Approving and
 // denying ask the member policy of the request (update_/destroy_*_member), so the requester
 // may withdraw; a user with no pending request is `404 Not found`.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { MemberRow } from '../store/rows.js';
 import { forbidden, recordNotFound } from '../http/errors.js';
@@ -17,7 +17,7 @@ import type { SourceType } from '../finders/members.js';
 import { findRequester, requestersQuery, requestersUsers } from '../finders/access_requests.js';
 import { presentAccessRequesters } from '../entities/access_requester.js';
 import { presentMember } from './present_people.js';
-import { approveAccessRequest, removeAccessRequest, requestAccess } from '../services/access_requests.js';
+import { approveAccessRequest, removeAccessRequest, requestAccess } from '../services/members/access_requests.js';
 import { sourceOf, type Source, type SourceRequest } from './member_sources.js';
 import { DEVELOPER } from '../store/levels.js';
 

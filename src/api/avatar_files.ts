@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 import { findAvatar, type AvatarModel } from '../services/avatars.js';
 import { currentUser } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
-import { groupSubjectOf, loadProject } from './loaders.js';
+import { groupSubjectOf, loadProject } from './core/loaders.js';
 import { storableId } from '../store/stored_values.js';
 
 const PREFIX = '/uploads/-/system/';

@@ -11,15 +11,15 @@
 // 10.8, removing also needs a readable target, so a confidential issue's awards stay hidden.
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, notFound, recordNotFound, unauthorized } from '../http/errors.js';
 import { p, type Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findNoted, iidParamName, NOTED_KINDS, noteSubject, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
-import { findNote } from '../services/notes.js';
-import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, type Awardable } from '../services/award_emoji.js';
+import { findNote } from '../services/notes/notes.js';
+import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, type Awardable } from '../services/issuables/award_emoji.js';
 import type { AwardRow } from '../store/issuable_rows.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject, type ProjectSnippetSubject } from '../policy/can.js';
 import { awardableByUser } from '../policy/notes.js';

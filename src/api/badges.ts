@@ -5,7 +5,7 @@
 // badges and its groups' (`kind` says which); one of its groups' badges is changed and removed
 // only through the group (403). A project renders placeholders with itself; a group with its
 // newest project the caller sees, else not at all. A badge not in the list is `404 Not found`.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { BadgeRow } from '../store/badge_rows.js';

@@ -3,7 +3,7 @@
 // push_code; branch names with slashes arrive URL-encoded.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { p } from '../http/params.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { paginateArray } from '../http/pagination.js';
@@ -16,7 +16,7 @@ import { mergedInto } from '../git/history.js';
 import { RepoReader } from '../git/reader.js';
 import { branchEntity, type BranchEntity } from '../entities/branch.js';
 import { gitTime } from '../entities/commit.js';
-import { createBranch, deleteBranch, deleteMergedBranches } from '../services/branch_writes.js';
+import { createBranch, deleteBranch, deleteMergedBranches } from '../services/repository/branch_writes.js';
 
 const BRANCH_ROUTE = '/projects/:id/repository/branches/:branch';
 

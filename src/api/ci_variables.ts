@@ -3,18 +3,18 @@
 // /projects/:id and /groups/:id, all for signed-in users with admin_build (masters; a project
 // with jobs disabled refuses it). Shape {key, value, protected}. A key not there is
 // `404 Variable Not Found` (project) or `404 GroupVariable Not Found` (group), as 10.8 names
-// its models. Model rules (key format, uniqueness) are services/ci_variables.ts's. The value
+// its models. Model rules (key format, uniqueness) are services/ci/variables.ts's. The value
 // is a secret the runner hands to jobs: it is answered here and nowhere else.
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
 import { findVariable, variablesQuery, type VariableOwner } from '../finders/ci_variable_lists.js';
-import { createVariable, deleteVariable, updateVariable } from '../services/ci_variables.js';
+import { createVariable, deleteVariable, updateVariable } from '../services/ci/variables.js';
 import { revealValue } from '../services/ci/variable_values.js';
 import { variableEntity } from '../entities/ci_variable.js';
 import { NotFound } from '../store/domain_errors.js';
 import type { VariableRow } from '../store/ci_rows.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 const VARIABLE = { schema: 'Variable' } as const;
 const byKey = { key: p.string().required() };

@@ -7,15 +7,15 @@
 // project (create_note): 10.8 let anyone who could read the code try, and refused anonymous
 // comments only at the model (a 400).
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, forbidden, notFound } from '../http/errors.js';
 import { p, parseValues, rawParams } from '../http/params.js';
 import { paginate, paginateArray } from '../http/pagination.js';
 import { REPOSITORY_READ, repositoryOf } from './repo_context.js';
 import { rubyErrors } from './noteables.js';
-import { blankBody, type NoteTarget } from '../services/notes.js';
-import { createCommitComment, type CommentLine } from '../services/commit_comments.js';
+import { blankBody, type NoteTarget } from '../services/notes/notes.js';
+import { createCommitComment, type CommentLine } from '../services/notes/commit_comments.js';
 import { commitNoteEntity } from '../entities/commit_note.js';
 import { usersById } from '../finders/users.js';
 import { presentMergeRequestList } from './present_merge_requests.js';

@@ -14,7 +14,7 @@ import { commitStatusEntity, type StatusWithSha } from '../entities/commit_statu
 import { POSTED_STATES, type PostedState } from '../services/ci/commit_status_machine.js';
 import { postCommitStatus } from '../services/ci/post_commit_status.js';
 import { repositoryOf } from './repo_context.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 /** Gitlab::Utils.to_boolean: true for true/t/yes/y/1/on, any case; anything else is false here. */
 const toBoolean = (v: string | undefined) => v !== undefined && /^(true|t|yes|y|1|on)$/i.test(v);

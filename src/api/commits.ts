@@ -1,7 +1,7 @@
 // Commit reads (GitLab 10.8 lib/api/commits.rb GET routes; tags are api/tags.ts). A single
 // commit carries its last pipeline (PipelineBasic) and that pipeline's status, as CommitDetail.
 // Each route declares REPOSITORY_READ: the project (404) and download_code (403) come first.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { pageOf, setPageHeaders } from '../http/pagination.js';

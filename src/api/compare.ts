@@ -2,7 +2,7 @@
 // (lib/api/repositories.rb and commits.rb in GitLab 10.8). Every route declares
 // REPOSITORY_READ: download_code is checked before its parameters, as GitLab's `before`
 // filter did.
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { REPOSITORY_READ, repositoryOf } from './repo_context.js';
 import { collect, commitChanges, SAFE_LIMITS } from '../git/diff.js';
 import { compareCommits } from '../git/compare.js';

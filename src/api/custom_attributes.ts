@@ -7,7 +7,7 @@
 // Project / Group Not Found), then the parameters. 10.8 found the subject before its
 // `authorize! :read_custom_attribute` (GlobalPolicy: admins); asking first tells a non-admin
 // nothing about the subject, not even whether it exists.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { notFound, validationError } from '../http/errors.js';
 import { p } from '../http/params.js';
 import type { Conn } from '../store/db.js';

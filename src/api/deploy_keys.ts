@@ -2,13 +2,13 @@
 // and a project's keys for its masters (`admin_project`, asked before the parameters as
 // GitLab's `before { authorize_admin_project }`):
 // - list, get (a key not enabled in the project is a record lookup's "404 Not found"), add
-//   (services/deploy_keys.ts: an existing key is joined when the caller may use it; 201 either
+//   (services/keys/deploy_keys.ts: an existing key is joined when the caller may use it; 201 either
 //   way), update title and/or can_push (`update_deploy_key` on the key, after the lookup),
 //   remove (404 Deploy Key Not Found; the key goes when no project uses it; 412 with a stale
 //   If-Unmodified-Since), and enable by id (201 with the key; 404 Deploy Key Not Found when
 //   the caller may not use it).
 // Project responses carry the project's `can_push`; the instance list and enable do not.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import type { DeployKeyInProject, KeyRow } from '../store/keys.js';
@@ -20,7 +20,7 @@ import { can } from '../policy/can.js';
 import { whereAccessibleDeployKeys, whereInUserProjects } from '../policy/deploy_keys.js';
 import { deployKeyInProject, deployKeysQuery, projectDeployKeysQuery } from '../finders/keys.js';
 import { deployKeyInProject as present, sshKey } from '../entities/ssh_key.js';
-import { addDeployKey, enableDeployKey, removeDeployKey, updateDeployKey } from '../services/deploy_keys.js';
+import { addDeployKey, enableDeployKey, removeDeployKey, updateDeployKey } from '../services/keys/deploy_keys.js';
 
 const BASE = '/projects/:id/deploy_keys';
 const KEY = { schema: 'DeployKeysProject' } as const;

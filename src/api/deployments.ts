@@ -16,7 +16,7 @@ import type { BuildRow, DeploymentRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
 import { usersById } from '../finders/users.js';
 import { presentJobs } from './pipelines.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 async function presentDeployments(deps: Deps, project: ProjectWithNamespace, rows: DeploymentRow[]) {
   const { environments, builds } = await deploymentEmbeds(deps.db, rows);

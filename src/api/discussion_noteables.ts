@@ -6,13 +6,13 @@
 // every entry from this table, so a new kind plugs in with one entry here: issues, merge
 // requests, project snippets (by id) and commits.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
+import type { LoadedProject } from './core/loaders.js';
 import type { Param } from '../http/params.js';
 import { p } from '../http/params.js';
 import { notFound } from '../http/errors.js';
 import type { AnyNoteableType } from '../store/note_kinds.js';
-import type { NoteTarget } from '../services/notes.js';
-import type { DiffRefs } from '../services/diff_positions.js';
+import type { NoteTarget } from '../services/notes/notes.js';
+import type { DiffRefs } from '../services/notes/diff_positions.js';
 import type { NoteFacts } from '../policy/notes.js';
 import { can, type NoteSubject } from '../policy/can.js';
 import { fullPathOf } from '../finders/projects.js';

@@ -9,19 +9,19 @@
 // note, or resolving a note that cannot be.
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { forbidden, notFound, paramError, recordNotFound } from '../http/errors.js';
 import { p, parseValues } from '../http/params.js';
 import { paginateArray } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can } from '../policy/can.js';
 import { isResolvable } from '../store/note_kinds.js';
-import { blankBody, deleteNote, findNote, updateNote } from '../services/notes.js';
+import { blankBody, deleteNote, findNote, updateNote } from '../services/notes/notes.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 
-import { replyToDiscussion, setDiscussionResolved, setNoteResolved, startDiscussion } from '../services/discussions.js';
-import { checkPosition, type PositionInput } from '../services/diff_positions.js';
+import { replyToDiscussion, setDiscussionResolved, setNoteResolved, startDiscussion } from '../services/notes/discussions.js';
+import { checkPosition, type PositionInput } from '../services/notes/diff_positions.js';
 import { discussionsOf, findDiscussion, type Discussion } from '../finders/discussions.js';
 import { discussionEntities, discussionUserIds } from '../entities/discussion.js';
 import { usersById } from '../finders/users.js';

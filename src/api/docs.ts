@@ -1,5 +1,5 @@
 // The API's own description (not in GitLab 10.8, which had none): `GET /api/v4/openapi.json`,
-// the OpenAPI 3.1 document generated from the route tables (openapi/document.ts), and
+// the OpenAPI 3.1 document generated from the route tables (core/openapi/document.ts), and
 // `GET /api/v4/docs`, a page that renders it with Swagger UI, whose files are served from the
 // installed swagger-ui-dist package (no CDN: nothing is fetched from outside the server).
 // The page's one script of its own is served too, so the Content-Security-Policy allows only
@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { notFound } from '../http/errors.js';
 import { staticFiles } from '../http/static_files.js';
-import { openApiDocument, type RouteFamily } from './openapi/document.js';
-import type { JsonSchema } from './openapi/gitlab_schemas.js';
-import { HANDLED, route, type Route } from './route.js';
+import { openApiDocument, type RouteFamily } from './core/openapi/document.js';
+import type { JsonSchema } from './core/openapi/gitlab_schemas.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { VERSION } from './version.js';
 
 const PREFIX = '/api/v4';

@@ -9,7 +9,7 @@ import { environmentsQuery } from '../finders/deployments.js';
 import { environmentEntity } from '../entities/deployment.js';
 import type { EnvironmentRow } from '../store/ci_rows.js';
 import { presentProject } from './present_projects.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 export const environmentRoutes: Route[] = [
   route({

@@ -6,7 +6,7 @@
 // `sort` (asc|desc by created_at, default desc), and are paginated. Only events the viewer
 // may see are listed (src/policy/events.ts).
 import type Koa from 'koa';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { notFound } from '../http/errors.js';

@@ -3,11 +3,11 @@
 // Permission first (push_code: 403, invisible project 404), then parameters, then the
 // commit service, whose failures are 400 {"message": ...} in GitLab's words.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { p, coerceBoolean, coerceAnyString, coerceString, Param } from '../http/params.js';
 import { paramError } from '../http/errors.js';
-import { commitFiles, fileContent, type CommitRequest, type FileAction } from '../services/repository_writes.js';
+import { commitFiles, fileContent, type CommitRequest, type FileAction } from '../services/repository/file_writes.js';
 import { fullPathOf } from '../finders/projects.js';
 import { RepoReader } from '../git/reader.js';
 import { commitStats } from '../git/commit_stats.js';

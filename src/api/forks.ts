@@ -6,7 +6,7 @@
 // fork_project is asked in the handler, after the namespace, not declared as a 403.
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { listSchema } from './project_params.js';
@@ -16,7 +16,7 @@ import { namespaceFacts } from '../policy/namespaces.js';
 import { projectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
 import { presentProject } from './present_projects.js';
-import { forkProject } from '../services/forks.js';
+import { forkProject } from '../services/projects/forks.js';
 
 /** The fork's namespace: the one named (if the user may create projects in it), else the user's own. */
 async function targetNamespace(deps: Deps, user: UserRow, named: string | undefined): Promise<NamespaceRow> {

@@ -4,7 +4,7 @@
 // (403: admin_group), then the parameters — so nothing is said about a hidden group's request.
 // Creating checks its parameters first, then the parent (404, then create_subgroup) or, without
 // one, the global create_group.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { forbidden } from '../http/errors.js';
@@ -18,8 +18,8 @@ import { can, GLOBAL } from '../policy/can.js';
 import { groupDetailProjects, groupsQuery, groupStatistics } from '../finders/groups.js';
 import { groupDetailEntity, groupEntities } from '../entities/group.js';
 import { presentProjects } from './present_projects.js';
-import { createGroup, deleteGroup, updateGroup } from '../services/groups.js';
-import { groupSubjectOf } from './loaders.js';
+import { createGroup, deleteGroup, updateGroup } from '../services/groups/groups.js';
+import { groupSubjectOf } from './core/loaders.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { whereCustomAttributes, withCustomAttributes } from './group_custom_attributes.js';
 import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';

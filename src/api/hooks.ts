@@ -4,15 +4,15 @@
 // system hook (`404 System hook Not Found`). A project hook with a bad URL is 422
 // `{"error": "Invalid url given"}`; a system hook's is a 400 validation error. `GET /hooks/:id`
 // fires a test event at the system hook (as 10.8 does, in the request) and answers its data.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, notFound, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { Invalid } from '../store/domain_errors.js';
 import type { WebHookRow } from '../store/hook_rows.js';
 import { hookEntity, projectHookEntity } from '../entities/hook.js';
-import { createHook, deleteHook, findHook, hooksQuery, updateHook, validHookUrl, type HookInput } from '../services/web_hooks.js';
-import { WEB_HOOK_JOB, type WebHookJobPayload } from '../services/hook_triggers.js';
+import { createHook, deleteHook, findHook, hooksQuery, updateHook, validHookUrl, type HookInput } from '../services/webhooks/hooks.js';
+import { WEB_HOOK_JOB, type WebHookJobPayload } from '../services/webhooks/triggers.js';
 
 const projectHookParams = {
   url: p.string().required(),

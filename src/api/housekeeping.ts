@@ -1,10 +1,10 @@
 // POST /projects/:id/housekeeping (GitLab 10.8 lib/api/projects.rb): for those who may
-// administer the project; queues the repository's housekeeping (services/housekeeping.ts) and
+// administer the project; queues the repository's housekeeping (services/repository/housekeeping.ts) and
 // answers 201 with the job's id as a JSON string (GitLab answered its Sidekiq job id), or 409
 // with GitLab's message while a housekeeping of the project is queued or running.
 import { conflict } from '../http/errors.js';
-import { LEASE_TAKEN_MESSAGE, startHousekeeping } from '../services/housekeeping.js';
-import { HANDLED, route, type Route } from './route.js';
+import { LEASE_TAKEN_MESSAGE, startHousekeeping } from '../services/repository/housekeeping.js';
+import { HANDLED, route, type Route } from './core/route.js';
 
 export const housekeepingRoutes: Route[] = [
   route({

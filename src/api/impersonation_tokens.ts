@@ -3,7 +3,7 @@
 // creates the token. As in 10.8: admin first (a before filter), then the parameters (`user_id`
 // is an integer: `/users/alice/impersonation_tokens` is 400 "user_id is invalid"), then the
 // user (404 User Not Found), then the token (404 Impersonation Token Not Found).
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { TokenRow, UserRow } from '../store/rows.js';
 import { notFound, validationError } from '../http/errors.js';
@@ -12,7 +12,7 @@ import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findUserById } from '../finders/users.js';
 import { impersonationToken } from '../entities/token.js';
-import { createToken, TOKEN_SCOPES } from '../services/tokens.js';
+import { createToken, TOKEN_SCOPES } from '../services/users/tokens.js';
 import { now } from '../store/time.js';
 
 const BASE = '/users/:user_id/impersonation_tokens';

@@ -11,14 +11,14 @@
 // (The todo of an issue or merge request is the todos family's, api/todos.ts.)
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, forbidden, recordNotFound, validationError } from '../http/errors.js';
 import { p, type Param } from '../http/params.js';
 import { findNoteable, iidParamName, NOTEABLE_KINDS, type Noteable, type NoteableKind } from './noteables.js';
 import { can } from '../policy/can.js';
-import { setSubscription, subscribedTo } from '../services/subscriptions.js';
-import { parseDuration, setTimeEstimate, spendTime, timeStatsEntity } from '../services/time_tracking.js';
+import { setSubscription, subscribedTo } from '../services/issuables/subscriptions.js';
+import { parseDuration, setTimeEstimate, spendTime, timeStatsEntity } from '../services/issuables/time_tracking.js';
 import { loadIssueExtras } from '../finders/issues.js';
 import { issueEntity } from '../entities/issue.js';
 import { presentMergeRequests } from './present_merge_requests.js';

@@ -5,11 +5,11 @@
 // Moving: 10.8 found the issue and the target by id alone, then refused with 400
 // ("insufficient permissions"), which told a user about an issue or a project they may not
 // see; here an unreadable one is a 404 (`Issue`, `Project`), as for every other route.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginateArray } from '../http/pagination.js';
-import { loadedProject } from './loaders.js';
+import { loadedProject } from './core/loaders.js';
 import { issueSubject, mergeRequestSubject } from './noteables.js';
 import { readableIssue, renderOne } from './issues.js';
 import { can } from '../policy/can.js';
@@ -19,9 +19,9 @@ import { findProjectByIdOrPath } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
 import { issueParticipants } from '../finders/participants.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
-import { mergeRequestClosesIssues } from '../services/closing_issues.js';
-import { findUserAgentDetail } from '../services/user_agent_details.js';
-import { moveIssue, MOVE_DENIED, MOVE_SAME_PROJECT } from '../services/issue_moves.js';
+import { mergeRequestClosesIssues } from '../services/merge_requests/closing_issues.js';
+import { findUserAgentDetail } from '../services/issuables/user_agent_details.js';
+import { moveIssue, MOVE_DENIED, MOVE_SAME_PROJECT } from '../services/issues/moves.js';
 import { userBasic } from '../entities/user.js';
 import { presentMergeRequestList } from './present_merge_requests.js';
 

@@ -10,18 +10,18 @@
 //       > <the note, quoted>
 // ("commented on" when the first unresolved note is a reply), or says there are none. Once
 // the issue exists, each discussion the user may resolve is resolved and says where it
-// continues (services/discussions.ts resolveWithFollowUp), in the issue's transaction.
+// continues (services/notes/discussions.ts resolveWithFollowUp), in the issue's transaction.
 import type { Deps } from '../deps.js';
 import type { Tx } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
-import type { LoadedProject } from './loaders.js';
+import type { LoadedProject } from './core/loaders.js';
 import { can } from '../policy/can.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { discussionsToBeResolved, findDiscussion, type Discussion } from '../finders/discussions.js';
 import { fullPathOf } from '../finders/projects.js';
 import { isResolvable } from '../store/note_kinds.js';
-import { resolveWithFollowUp } from '../services/discussions.js';
+import { resolveWithFollowUp } from '../services/notes/discussions.js';
 import { mergeRequestSubject } from './noteables.js';
 
 export interface FollowUp {

@@ -4,12 +4,12 @@
 // filter them (a follow-up issue's description: api/issue_follow_up.ts). Later GitLab's
 // `add_labels`/`remove_labels` are taken too, with the permission of `labels`.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
+import type { LoadedProject } from './core/loaders.js';
 import { coerceInteger, p, Param, type Parsed, type Schema } from '../http/params.js';
 import { finderScope, LABEL_CHANGE_PARAMS, optionalId, scopeValues, SHARED_LIST_PARAMS, sharedListFilters } from './issuable_params.js';
 import { ISSUE_ORDERS, ISSUE_SCOPES, ISSUE_STATES, type IssueFilters } from '../finders/issues.js';
 import { issueReaders } from '../policy/issues.js';
-import type { IssueInput } from '../services/issues.js';
+import type { IssueInput } from '../services/issues/issues.js';
 
 /** Integers as an array or one value; '' (or an empty array) is the empty list. */
 const idList = () =>

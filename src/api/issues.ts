@@ -7,30 +7,30 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { forbidden, notFound, paramError, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { ISSUE_EDIT_PARAMS, ISSUE_LIST_PARAMS, issueFiltersOf, issueInputOf } from './issue_params.js';
 import { followUpOf, resolveFollowUp } from './issue_follow_up.js';
-import { recordUserAgent } from '../services/user_agent_details.js';
+import { recordUserAgent } from '../services/issuables/user_agent_details.js';
 import { issueSubject } from './noteables.js';
 import { issueBasic, issueEntity } from '../entities/issue.js';
 import { findIssue, issuesQuery, loadIssueExtras, type IssueFilters, type IssueSource } from '../finders/issues.js';
 import type { IssueRow } from '../store/issuable_rows.js';
 import { can } from '../policy/can.js';
-import { createIssue, deleteIssue, updateIssue } from '../services/issues.js';
-import { subscribedTo } from '../services/subscriptions.js';
+import { createIssue, deleteIssue, updateIssue } from '../services/issues/issues.js';
+import { subscribedTo } from '../services/issuables/subscriptions.js';
 import { ISSUABLE_LIST_TOPICS } from '../store/count_cache.js';
-import { cachedPage } from './page_cache.js';
+import { cachedPage } from './core/page_cache.js';
 
 const ISSUE = { schema: 'Issue' } as const;
 const ISSUE_LIST = { schema: 'IssueBasic', list: true } as const;
 const ITEM = '/projects/:id/issues/:issue_iid';
 const issueIid = { issue_iid: p.integer().required() };
 
-/** A page of issues, kept rendered while nothing it shows changed (page_cache.ts). */
+/** A page of issues, kept rendered while nothing it shows changed (core/page_cache.ts). */
 async function renderList(ctx: Koa.Context, deps: Deps, user: UserRow, source: IssueSource, filters: IssueFilters, empty = false) {
   return cachedPage(ctx, deps, user, ISSUABLE_LIST_TOPICS, async () => {
     const query = issuesQuery(deps.db, user, source, filters);

@@ -18,8 +18,8 @@ import { readTrace } from '../services/ci/runner/trace.js';
 import type { BuildRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
 import { presentJobs } from './pipelines.js';
-import { HANDLED, route, type Route } from './route.js';
-import type { LoadedProject } from './loaders.js';
+import { HANDLED, route, type Route } from './core/route.js';
+import type { LoadedProject } from './core/loaders.js';
 import type Koa from 'koa';
 
 const jobId = { job_id: p.integer().required() };

@@ -4,10 +4,10 @@
 // - `/users/:id/keys`: admins only in 10.8, listing included (later GitLab opened the list to
 //   everyone); `:id` is digits (404 User Not Found for an unknown number);
 // - `/keys/:id`: admins; a missing key is a plain record lookup's "404 Not found";
-// - a new key is validated as the Key model does (services/key_validation.ts): a key already
+// - a new key is validated as the Key model does (services/keys/key_validation.ts): a key already
 //   in use anywhere is 400 {"message":{"fingerprint":["has already been taken"]}};
 // - deleting honours If-Unmodified-Since (412) and answers 204.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import type { KeyRow } from '../store/keys.js';
@@ -20,7 +20,7 @@ import { findUserById } from '../finders/users.js';
 import { sshKey, sshKeyWithUser } from '../entities/ssh_key.js';
 import { ghostUser } from '../entities/user.js';
 import { presentUser } from './present_users.js';
-import { createUserKey, deleteUserKey } from '../services/keys.js';
+import { createUserKey, deleteUserKey } from '../services/keys/keys.js';
 
 const KEY = { schema: 'SSHKey' } as const;
 const newKey = { key: p.string().required(), title: p.string().required() };

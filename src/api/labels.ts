@@ -4,7 +4,7 @@
 // needs read access to the project, writing reporter access (admin_label). Permissions are
 // checked before the parameters. Labels are named by title in the parameters (`name`), not
 // in the path, except for subscriptions, which take an id or a title.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { coerceInteger, p, Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -12,7 +12,7 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { labelEntity, type LabelEntity } from '../entities/label.js';
-import { createLabel, deleteLabel, findLabelByIdOrTitle, findLabelByTitle, labelCounts, labelsQuery, setLabelSubscription, subscribedLabelIds, updateLabel, type LabelViewer } from '../services/labels.js';
+import { createLabel, deleteLabel, findLabelByIdOrTitle, findLabelByTitle, labelCounts, labelsQuery, setLabelSubscription, subscribedLabelIds, updateLabel, type LabelViewer } from '../services/labels/labels.js';
 import type { LabelRow } from '../store/issuable_rows.js';
 
 /** Grape's `Integer, allow_blank: true`: an empty value (or null) means "no priority". */

@@ -6,8 +6,8 @@ import { forbidden } from '../http/errors.js';
 import { can, type GroupSubject } from '../policy/can.js';
 import { groupMemberFacts } from '../policy/members.js';
 import type { SourceType } from '../finders/members.js';
-import type { MemberGuard } from '../services/members.js';
-import type { LoadedProject } from './loaders.js';
+import type { MemberGuard } from '../services/members/members.js';
+import type { LoadedProject } from './core/loaders.js';
 
 /** A membership source as the routes need it: its id, and the member policy for a write. */
 export interface Source {

@@ -5,7 +5,7 @@
 // (master); changing and removing one membership also ask the member policy
 // (update_/destroy_group_member, update_/destroy_project_member: a group's last owner and a
 // personal project's owner stay; anyone may leave), inside the write's transaction.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { MemberRow } from '../store/rows.js';
 import { recordNotFound } from '../http/errors.js';
@@ -14,7 +14,7 @@ import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findMember, membersQuery, type SourceType } from '../finders/members.js';
 import { presentMember, presentMembers } from './present_people.js';
-import { addMember, removeMember, updateMember } from '../services/members.js';
+import { addMember, removeMember, updateMember } from '../services/members/members.js';
 import { sourceOf, type Source } from './member_sources.js';
 
 /** A DateTime parameter stored in a date column: the date as written, in its own offset. */

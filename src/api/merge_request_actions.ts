@@ -3,10 +3,10 @@
 // loads the project and parses the parameters; the merge request is then found in it (GitLab's
 // find_project_merge_request, no read check of its own: `404 Not found` when missing, and for
 // an iid that is not a number, which 10.8 does not declare here). Each route checks its own
-// right; the merge rules themselves are in services/merges.ts.
+// right; the merge rules themselves are in services/merge_requests/merges.ts.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
-import { route, type Route } from './route.js';
+import type { LoadedProject } from './core/loaders.js';
+import { route, type Route } from './core/route.js';
 import { forbidden, recordNotFound } from '../http/errors.js';
 import { coerceInteger, p } from '../http/params.js';
 import { paginateArray } from '../http/pagination.js';
@@ -17,9 +17,9 @@ import { can } from '../policy/can.js';
 import { mergeRequestSubject } from './noteables.js';
 import { issueBasic } from '../entities/issue.js';
 import { presentMergeRequests } from './present_merge_requests.js';
-import { acceptMergeRequest } from '../services/merges.js';
-import { cancelMergeWhenPipelineSucceeds } from '../services/automatic_merge.js';
-import { mergeRequestClosesIssues } from '../services/closing_issues.js';
+import { acceptMergeRequest } from '../services/merge_requests/merges.js';
+import { cancelMergeWhenPipelineSucceeds } from '../services/merge_requests/automatic_merge.js';
+import { mergeRequestClosesIssues } from '../services/merge_requests/closing_issues.js';
 
 const ITEM = '/projects/:id/merge_requests/:merge_request_iid';
 const MERGE_REQUEST = { schema: 'MergeRequest' } as const;

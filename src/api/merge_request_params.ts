@@ -12,7 +12,7 @@ import { commaIdList, finderScope, LABEL_CHANGE_PARAMS, optionalId, scopeValues,
 import { MR_ORDERS, MR_SCOPES, MR_STATES, type MergeRequestFilters } from '../finders/merge_requests.js';
 import { mergeRequestReaders } from '../policy/merge_requests.js';
 import { can, projectSubject } from '../policy/can.js';
-import type { MergeRequestInput } from '../services/merge_requests.js';
+import type { MergeRequestInput } from '../services/merge_requests/merge_requests.js';
 
 export const MR_LIST_PARAMS = {
   // A bare `?state` lists everything, as GitLab's finder did with a blank state.

@@ -3,7 +3,7 @@
 // read access to the project, writing developer access (admin_milestone), checked before
 // the parameters. `:milestone_id` is the milestone's global id, scoped to the project; one
 // that is not the project's answers `404 Not found` (a failed `find`).
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -13,7 +13,7 @@ import { findMilestone, milestoneIssues, milestoneMergeRequests, milestonesQuery
 import type { IssueRow, MilestoneRow, MergeRequestRow } from '../store/issuable_rows.js';
 import { loadIssueExtras } from '../finders/issues.js';
 import { issueBasic } from '../entities/issue.js';
-import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones.js';
+import { createMilestone, deleteMilestone, updateMilestone } from '../services/milestones/milestones.js';
 import { presentMergeRequestList } from './present_merge_requests.js';
 import { storableId } from '../store/stored_values.js';
 

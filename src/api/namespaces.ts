@@ -2,7 +2,7 @@
 // signed-in user may see (all, for admins), listed or one by id or full path; one the user may
 // not read (read_namespace) is 404 Namespace Not Found. Group owners (and admins) also see
 // member counts.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
 import { notFound } from '../http/errors.js';

@@ -8,7 +8,7 @@
 // the four route families agree on what exists and what is readable; each family then
 // answers GitLab's own status and message for a missing or unreadable target.
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
+import type { LoadedProject } from './core/loaders.js';
 import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import type { IssueRow, MergeRequestRow, NoteableType } from '../store/issuable_rows.js';
 import { findProjectSnippet } from '../finders/snippets.js';

@@ -8,7 +8,7 @@
 // noteable, or an issue the user may not read, is `404 Not found` (GitLab's finders hide it);
 // a merge request the finder shows but the user may not read is `404 merge_requests Not Found`.
 import type { Deps } from '../deps.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { ApiError, forbidden, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { railsTime } from '../http/date_casts.js';
@@ -16,7 +16,7 @@ import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { NOTED_KINDS, noteSubject, readableNoteable, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
 import { can } from '../policy/can.js';
-import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes.js';
+import { blankBody, createNote, deleteNote, findNote, NOTE_ORDERS, notesQuery, updateNote, type NoteTarget } from '../services/notes/notes.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 import type { AnyNoteableType } from '../store/note_kinds.js';
 import { presentNotes } from './present_people.js';

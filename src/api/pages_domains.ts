@@ -6,7 +6,7 @@
 // ability (read_pages / update_pages: masters; the admins' list: admins, else 403), the domain
 // (`404 PagesDomain Not Found`). `certificate` and `key` are PEM text, both or neither on
 // create; the key is stored encrypted and never shown.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
 import type { PagesDomainRow } from '../store/pages_domain_rows.js';
@@ -15,8 +15,8 @@ import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { can, GLOBAL } from '../policy/can.js';
 import { allPagesDomainsQuery, findPagesDomain, projectPagesDomainsQuery } from '../finders/pages_domains.js';
-import { createPagesDomain, deletePagesDomain, updatePagesDomain } from '../services/pages_domains.js';
-import { certificateFacts } from '../services/pages_certificates.js';
+import { createPagesDomain, deletePagesDomain, updatePagesDomain } from '../services/pages/domains.js';
+import { certificateFacts } from '../services/pages/certificates.js';
 import { pagesDomainBasicEntity, pagesDomainEntity } from '../entities/pages_domain.js';
 
 const DOMAIN = { schema: 'PagesDomain' } as const;

@@ -6,7 +6,7 @@
 // 403 (GitLab asks its ProjectSnippetPolicy for personal-snippet abilities, which it has
 // none of). Creating needs create_personal_snippet (not external); `visibility` defaults to
 // internal. Every snippet is shown as a PersonalSnippet (with `raw_url`).
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import type { SnippetRow } from '../store/snippet_rows.js';
@@ -17,8 +17,8 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can, GLOBAL } from '../policy/can.js';
 import { findOwnSnippet, findSnippet, loadSnippetContext, ownSnippetsQuery, publicSnippetsQuery } from '../finders/snippets.js';
 import { personalSnippetEntity } from '../entities/snippet.js';
-import { createSnippet, deleteSnippet, updateSnippet } from '../services/snippets.js';
-import { snippetSettings } from '../services/snippet_settings.js';
+import { createSnippet, deleteSnippet, updateSnippet } from '../services/snippets/snippets.js';
+import { snippetSettings } from '../services/snippets/snippet_settings.js';
 import { levelOf, originOf, sendRaw, userAgentDetailOf, visibilityParam } from './snippet_params.js';
 
 const SNIPPET = { schema: 'PersonalSnippet' } as const;
@@ -75,7 +75,7 @@ export const personalSnippetRoutes: Route[] = [
     params: {
       title: p.string().required(),
       file_name: p.string().required(),
-      content: p.anyString().required(), // a NUL is the model's error (services/snippet_validation.ts)
+      content: p.anyString().required(), // a NUL is the model's error (services/snippets/validation.ts)
       description: p.string().nullable(),
       visibility: visibilityParam().default('internal'),
     },

@@ -21,7 +21,7 @@ import { Invalid } from '../store/domain_errors.js';
 import { CI_STATUSES } from '../store/ci_statuses.js';
 import type { BuildRow, PipelineRow } from '../store/ci_rows.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 async function presentPipeline(deps: Deps, row: PipelineRow) {
   const users = await usersById(deps.db, [row.user_id]);

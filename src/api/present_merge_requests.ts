@@ -5,8 +5,8 @@ import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { loadMergeRequestExtras, maintainerPushOf } from '../finders/merge_requests.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
-import { ensureMergeStatus } from '../services/merge_status.js';
-import { subscriptionsFor } from '../services/subscriptions.js';
+import { ensureMergeStatus } from '../services/merge_requests/merge_status.js';
+import { subscriptionsFor } from '../services/issuables/subscriptions.js';
 import { mergeRequestBasic, mergeRequestEntity, mergeRequestSimple } from '../entities/merge_request.js';
 import { metricsPipelinesOf } from '../finders/merge_request_pipelines.js';
 

@@ -19,7 +19,7 @@ export async function presentProjects(deps: Deps, user: UserRow | null, projects
 
 /**
  * One project. `known`: the extras loaded with the project by the request's loader
- * (api/loaders.ts), complete for this user; only statistics and custom attributes, when
+ * (api/core/loaders.ts), complete for this user; only statistics and custom attributes, when
  * asked for, cost a query then.
  */
 export async function presentProject(deps: Deps, user: UserRow | null, project: ProjectWithNamespace, opts: PresentOptions = {}, known?: ProjectExtras) {
@@ -27,7 +27,7 @@ export async function presentProject(deps: Deps, user: UserRow | null, project: 
   const view = defaultView(!!user, opts);
   let extras = known;
   if (opts.statistics || opts.customAttributes) {
-    // `known` may be shared (the request cache of api/loaders.ts): add to a copy.
+    // `known` may be shared (the request cache of api/core/loaders.ts): add to a copy.
     extras = { ...known, stats: new Map(), attributes: new Map() };
     await loadOnDemandExtras(deps.db, [project.id], { full: true, access: true, statistics: opts.statistics, customAttributes: opts.customAttributes }, extras);
   }

@@ -7,7 +7,7 @@ import { loadTodoTargets } from '../finders/todos.js';
 import type { TodoRow } from '../store/activity_rows.js';
 import { loadIssueExtras } from '../finders/issues.js';
 import { withNamespaces } from '../finders/projects.js';
-import { subscriptionsFor } from '../services/subscriptions.js';
+import { subscriptionsFor } from '../services/issuables/subscriptions.js';
 import { issueEntity } from '../entities/issue.js';
 import { todoEntity } from '../entities/todo.js';
 import { presentMergeRequests } from './present_merge_requests.js';

@@ -2,15 +2,15 @@
 // `GET /projects/:id/export` (ProjectExportStatus) and `GET /projects/:id/export/download`
 // (the archive as an attachment, or 404 "Not found or has expired"), for those who may
 // administer the project, and 404 for everyone while the `project_export_enabled` setting
-// is off. The export itself is a background job (services/project_export.ts).
+// is off. The export itself is a background job (services/import_export/project_export.ts).
 import fs from 'node:fs';
 import type { Deps } from '../deps.js';
 import { ApiError, notFound, paramError } from '../http/errors.js';
 import { p } from '../http/params.js';
-import { settingsOf } from '../services/application_settings.js';
-import { exportedFile, exportStatus, startExport } from '../services/project_export.js';
+import { settingsOf } from '../services/settings/application_settings.js';
+import { exportedFile, exportStatus, startExport } from '../services/import_export/project_export.js';
 import { projectExportStatus } from '../entities/project_export.js';
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 
 async function requireExportEnabled(deps: Deps): Promise<void> {
   if (!(await settingsOf(deps)).project_export_enabled) throw notFound();

@@ -1,17 +1,17 @@
 // GitLab 10.8's lib/api/project_import.rb: `POST /projects/import` (multipart `file` and
 // `path`, optional `namespace` and `override_params[...]`) answers 201 with the project's
-// ProjectImportStatus while the import runs in the background (services/project_import.ts);
+// ProjectImportStatus while the import runs in the background (services/import_export/project_import.ts);
 // `GET /projects/:id/import` follows it. 403 when `gitlab_project` is not among the
 // instance's import sources; then Grape's `requires :file, type: File`: 400 "file is missing"
 // without one, "file is invalid" for a field that is not a file. With `overwrite`, a
-// project already at the path is replaced once the import finished (services/project_overwrite.ts).
+// project already at the path is replaced once the import finished (services/import_export/project_overwrite.ts).
 import { ApiError } from '../http/errors.js';
 import { uploadedFiles } from '../http/body.js';
 import { p } from '../http/params.js';
-import { settingsOf } from '../services/application_settings.js';
-import { scheduleImport } from '../services/project_import.js';
+import { settingsOf } from '../services/settings/application_settings.js';
+import { scheduleImport } from '../services/import_export/project_import.js';
 import { projectImportStatus } from '../entities/project_export.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 const OVERRIDABLE = new Set(['description', 'visibility', 'issues_enabled', 'merge_requests_enabled', 'wiki_enabled', 'snippets_enabled', 'jobs_enabled', 'request_access_enabled']);
 

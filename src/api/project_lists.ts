@@ -6,7 +6,7 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, ProjectRow, UserRow } from '../store/rows.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import type { Parsed } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -18,7 +18,7 @@ import { presentProjects } from './present_projects.js';
 import { withNamespaces } from '../finders/projects.js';
 import { groupListSchema, listSchema } from './project_params.js';
 import { PROJECT_LIST_TOPICS } from '../store/count_cache.js';
-import { cachedPage } from './page_cache.js';
+import { cachedPage } from './core/page_cache.js';
 
 export interface ListScope {
   personalOf?: UserRow;

@@ -2,7 +2,7 @@
 import { p } from '../http/params.js';
 import { ACCESS_LEVELS, VISIBILITIES } from '../policy/levels.js';
 import { PROJECT_ORDERS } from '../finders/projects.js';
-import type { ProjectSettings } from '../services/projects.js';
+import type { ProjectSettings } from '../services/projects/projects.js';
 
 export const settingsSchema = {
   description: p.string().nullable(), // null clears it

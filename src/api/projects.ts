@@ -3,7 +3,7 @@
 // project_lists.ts, forks in forks.ts. Writes need a signed-in user (Grape's
 // `authenticate_non_get!`); the ability each needs on the project is declared on its route.
 import type { UserRow } from '../store/rows.js';
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import { blankIfNull, given, p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
@@ -15,10 +15,10 @@ import { findUserById } from '../finders/users.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
 import { containsPattern, findProjectByIdOrPath } from '../finders/projects.js';
 import { presentProject } from './present_projects.js';
-import { cachedPage } from './page_cache.js';
+import { cachedPage } from './core/page_cache.js';
 import { PROJECT_LIST_TOPICS } from '../store/count_cache.js';
 import { userBasic } from '../entities/user.js';
-import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects.js';
+import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
 import { storableId, storableText } from '../store/stored_values.js';
 import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';

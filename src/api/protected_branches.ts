@@ -3,7 +3,7 @@
 // (admin_project), checked before the parameters; names arrive URL-encoded and may be
 // wildcards (`release-*`, `feature%2F*`).
 import type { Deps } from '../deps.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { p } from '../http/params.js';
 import { recordNotFound } from '../http/errors.js';
 import { paginate } from '../http/pagination.js';
@@ -12,7 +12,7 @@ import { ALLOWED_ACCESS_LEVELS } from '../policy/branches.js';
 import type { ProtectedBranchRule } from '../store/rows.js';
 import { MASTER } from '../policy/levels.js';
 import { protectedBranchEntity } from '../entities/protected_branch.js';
-import { createRule, destroyRule, findRule, legacyProtect, legacyUnprotect, rulesQuery } from '../services/protected_branches.js';
+import { createRule, destroyRule, findRule, legacyProtect, legacyUnprotect, rulesQuery } from '../services/repository/protected_branches.js';
 import { findBranch, present } from './branches.js';
 
 const RULE_ROUTE = '/projects/:id/protected_branches/:name';

@@ -2,7 +2,7 @@
 // tree, blobs, raw blobs, files and raw files. Each route declares REPOSITORY_READ: the
 // project (404) and download_code (403) are checked before any parameter.
 import type Koa from 'koa';
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { pageOf, paginateArray } from '../http/pagination.js';

@@ -12,7 +12,7 @@
 import { coerceString, p, Param, type Rules, type Schema } from '../http/params.js';
 import { VISIBILITIES } from '../policy/levels.js';
 import { fieldOf, VISIBLE_ATTRIBUTES } from '../store/settings_catalogue.js';
-import { KEY_SIZES } from '../services/settings_validation.js';
+import { KEY_SIZES } from '../services/settings/validation.js';
 
 const visibility = () => p.string().values(VISIBILITIES);
 const stringOrList = () => new Param<string | string[]>((raw) => (Array.isArray(raw) ? raw.map((v) => coerceString(v)) : coerceString(raw)));

@@ -3,7 +3,7 @@
 // background-job metrics, in Sidekiq's shapes, from Wharf's durable job queue
 // (finders/job_metrics.ts). `<jobs>` in the spec is `sidekiq`, the path clients call.
 import { jobStats, processMetrics, queueMetrics } from '../finders/job_metrics.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 export const sidekiqMetricsRoutes: Route[] = [
   route({

@@ -4,13 +4,13 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { SnippetRow } from '../store/snippet_rows.js';
-import { HANDLED } from './route.js';
+import { HANDLED } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { VISIBILITIES, visibilityLevel, type Visibility } from '../policy/levels.js';
 import { findUserAgentDetail } from '../finders/snippets.js';
 import { userAgentDetailEntity } from '../entities/snippet.js';
-import type { RequestOrigin } from '../services/snippets.js';
+import type { RequestOrigin } from '../services/snippets/snippets.js';
 
 /** `visibility`: private, internal or public (Gitlab::VisibilityLevel.string_values). */
 export const visibilityParam = () => p.string().values(VISIBILITIES as unknown as string[]);

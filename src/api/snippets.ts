@@ -9,9 +9,9 @@
 // visibility (10.8 names `visibility_level` there, which it does not declare, so it refuses a
 // visibility-only update; Wharf takes `visibility`, and `visibility_level` too, as 10.8 does).
 import type Koa from 'koa';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
-import type { LoadedProject } from './loaders.js';
+import type { LoadedProject } from './core/loaders.js';
 import type { SnippetRow } from '../store/snippet_rows.js';
 import { forbidden, notFound, paramError, recordNotFound } from '../http/errors.js';
 import { blankIfNull, p, rawParams } from '../http/params.js';
@@ -21,8 +21,8 @@ import { can } from '../policy/can.js';
 import { findListedProjectSnippet, findProjectSnippet, loadSnippetContext, projectSnippetsQuery } from '../finders/snippets.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { projectSnippetEntity } from '../entities/snippet.js';
-import { createSnippet, deleteSnippet, updateSnippet } from '../services/snippets.js';
-import { snippetSettings } from '../services/snippet_settings.js';
+import { createSnippet, deleteSnippet, updateSnippet } from '../services/snippets/snippets.js';
+import { snippetSettings } from '../services/snippets/snippet_settings.js';
 import { levelOf, originOf, sendRaw, userAgentDetailOf, visibilityParam } from './snippet_params.js';
 
 const SNIPPET = { schema: 'Snippet' } as const;
@@ -89,7 +89,7 @@ export const projectSnippetRoutes: Route[] = [
     params: {
       title: p.string().required(),
       file_name: p.string().required(),
-      code: p.anyString().required(), // a NUL is the model's error (services/snippet_validation.ts)
+      code: p.anyString().required(), // a NUL is the model's error (services/snippets/validation.ts)
       description: p.string().nullable(),
       visibility: visibilityParam().required(),
     },

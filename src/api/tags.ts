@@ -7,7 +7,7 @@
 // tag writes, 404/409 for releases.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { pageOf, paginateArray } from '../http/pagination.js';
@@ -17,8 +17,8 @@ import { compareVersions } from '../git/version_sort.js';
 import type { RepoReader, TagRef } from '../git/reader.js';
 import { gitTime } from '../entities/commit.js';
 import { releaseEntity, tagEntity } from '../entities/tag.js';
-import { createRelease, releasesByTag, updateRelease } from '../services/releases.js';
-import { createTag, deleteTag } from '../services/tag_writes.js';
+import { createRelease, releasesByTag, updateRelease } from '../services/repository/releases.js';
+import { createTag, deleteTag } from '../services/repository/tag_writes.js';
 
 const TAG_ROUTE = '/projects/:id/repository/tags/:tag_name';
 const TAG = { schema: 'Tag' } as const;

@@ -7,7 +7,7 @@
 //   a `marked` to-do for the caller, 201; 304 with no body when they already have a pending
 //   one on it; a target they cannot read is "404 Not found".
 import type Koa from 'koa';
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { recordNotFound } from '../http/errors.js';
@@ -19,7 +19,7 @@ import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import { presentTodos } from './present_todos.js';
 import { can } from '../policy/can.js';
-import { markTodo, markUserTodosDone, type TodoTarget } from '../services/todos.js';
+import { markTodo, markUserTodosDone, type TodoTarget } from '../services/todos/todos.js';
 
 /** A filter passed on as it came (10.8 declares none: TodosFinder reads the raw value); the last of repeated ones. */
 const text = () =>

@@ -14,7 +14,7 @@ export const profileSchema = {
   website_url: p.string(),
   organization: p.string().nullable(),
   projects_limit: p.wideInteger(), // the model answers a value beyond its range (user_validation.ts)
-  // An external identity, kept and shown to admins and the user (services/identities.ts).
+  // An external identity, kept and shown to admins and the user (services/users/identities.ts).
   extern_uid: p.string(),
   provider: p.string(),
   // Null clears these (nullable columns); a null skype, linkedin, twitter or website_url is as

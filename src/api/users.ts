@@ -6,7 +6,7 @@
 // wrong with a request it may not make anyway). `:id` is digits only (Grape's requirement):
 // `/users/alice` is no route (404 Not Found), an unknown number is 404 User Not Found.
 import type Koa from 'koa';
-import { HANDLED, route, type Route } from './route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { requireAdmin } from '../http/auth.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { blankIfNull, given, p, rawParams } from '../http/params.js';
@@ -17,10 +17,10 @@ import { usersQuery, type UserOrder } from '../finders/users.js';
 import { presentUser, presentUsers } from './present_users.js';
 import { can, GLOBAL } from '../policy/can.js';
 import { isAdmin } from '../policy/users.js';
-import { createUser, setUserState, updateUser } from '../services/users.js';
-import type { IdentityInput } from '../services/identities.js';
+import { createUser, setUserState, updateUser } from '../services/users/users.js';
+import type { IdentityInput } from '../services/users/identities.js';
 import { attachAvatar, avatarOf } from './avatar_params.js';
-import { deleteUser } from '../services/user_deletion.js';
+import { deleteUser } from '../services/users/deletion.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { createRules, createSchema, customAttributesSchema, listRules, listSchema, updateRules, updateSchema } from './user_params.js';
 

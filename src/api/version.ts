@@ -1,5 +1,5 @@
 // GET /version (GitLab 10.8 lib/api/version.rb): signed-in clients call it to recognise the server.
-import { route, type Route } from './route.js';
+import { route, type Route } from './core/route.js';
 
 export const VERSION = '10.8.7-wharf';
 export const REVISION = 'wharf';

@@ -2,7 +2,7 @@
 // transferred or deleted while the write ran. Writers never create a repository's folder (or
 // its `objects/`, `refs/`) to carry on: that re-created an orphan `<old>.git` that no project
 // owns and swallowed acknowledged commits. They stop with this error instead, and the
-// service that started the write answers 404 or 409 (services/repository_guard.ts).
+// service that started the write answers 404 or 409 (services/repository/guard.ts).
 export class RepositoryGoneError extends Error {
   constructor(readonly gitdir: string) {
     super('the repository folder is gone');

@@ -2,7 +2,7 @@
 // before its repository folder moves, removed once the database row that names the folder
 // agrees with the disk. A kill between the folder move and the row update leaves the entry
 // behind, and whoever next takes that project's lock (or the next start) finishes the move
-// or undoes it, by what the row says (services/repository_recovery.ts). So a project never
+// or undoes it, by what the row says (services/repository/recovery.ts). So a project never
 // ends up without its repository, and no folder is left that no project owns.
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -5,7 +5,7 @@
 // bookkeeping lives beside the repositories in `@wharf/` (a name no namespace can take, as
 // GitLab's `@hashed`): the repository locks (lock.ts), the journal of moves
 // (repo_journal.ts), the trash and the temporary folders. The callers take the repository
-// lock and write the journal (services/repository_moves.ts); this file only touches disk.
+// lock and write the journal (services/repository/moves.ts); this file only touches disk.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

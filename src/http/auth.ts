@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import type { TokenRow, UserRow } from '../store/rows.js';
 import { ApiError, forbidden, unauthorized } from './errors.js';
 import { rawParams } from './params.js';
-import { tokenDigest } from '../services/tokens.js';
+import { tokenDigest } from '../services/users/tokens.js';
 import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { findUserByIdOrUsername } from '../finders/users.js';
 import { hotReader } from '../store/hot.js';

@@ -1,8 +1,8 @@
-// Counts and times every request for the Prometheus metrics (services/metrics.ts), labelled by
+// Counts and times every request for the Prometheus metrics (services/metrics/metrics.ts), labelled by
 // the route's template (`/api/v4/projects/:id/issues`, `/:namespace/:project.git/info/refs`),
 // never the raw URL, so the number of series stays bounded whatever clients send.
 import type Koa from 'koa';
-import { httpDuration, httpRequests } from '../services/metrics.js';
+import { httpDuration, httpRequests } from '../services/metrics/metrics.js';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

@@ -6,7 +6,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { readEpochs } from '../store/cache_epochs.js';
-import { settingsOf } from '../services/application_settings.js';
+import { settingsOf } from '../services/settings/application_settings.js';
 
 /**
  * The request's reading of the cache epochs, read at most once per request (callers that ask

@@ -15,7 +15,7 @@ import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 import type { ApplicationSettings } from '../store/settings_catalogue.js';
 import { countHit } from '../store/rate_limits.js';
-import { tokenDigest } from '../services/tokens.js';
+import { tokenDigest } from '../services/users/tokens.js';
 import { tokenExpired } from '../store/token_facts.js';
 import { tokenFrom, type AuthState } from './auth.js';
 import { requestSettings } from './request_settings.js';

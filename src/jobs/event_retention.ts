@@ -3,7 +3,7 @@
 // events anyway (src/finders/events.ts), so a run that is late or fails changes nothing a
 // client sees. The payload may name the moment to prune as of (`at`, ISO 8601); by default,
 // the moment it runs.
-import { pruneOldEvents } from '../services/events.js';
+import { pruneOldEvents } from '../services/activity/events.js';
 import { registerCron, registerJob } from './registry.js';
 
 export const PRUNE_OLD_EVENTS = 'prune_old_events';

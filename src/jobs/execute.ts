@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { JobOutcome, JobRow } from '../store/job_queue.js';
 import { completeJob, failJob, recordProgress } from '../store/job_leases.js';
 import { jobDefinition, maxAttemptsOf } from './registry.js';
-import { recordJobRun } from '../services/metrics.js';
+import { recordJobRun } from '../services/metrics/metrics.js';
 
 /**
  * Sidekiq's retry delay after the `attempt`-th failed run: attempt⁴ + 15 s + a random share

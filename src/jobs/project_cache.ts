@@ -1,6 +1,6 @@
 // The refresh of a project's statistics after a git push (GitLab's ProjectCacheWorker, queue
-// project_cache); queued by services/after_push.ts, one waiting per project at a time.
-import { PROJECT_CACHE_JOB, refreshStatisticsOf } from '../services/statistics.js';
+// project_cache); queued by services/push/after_push.ts, one waiting per project at a time.
+import { PROJECT_CACHE_JOB, refreshStatisticsOf } from '../services/repository/statistics.js';
 import { registerJob } from './registry.js';
 
 registerJob<{ projectId: number }>(PROJECT_CACHE_JOB, {

@@ -1,7 +1,7 @@
 // Project export (GitLab's ProjectExportWorker, queue project_export): writes the archive of
-// the project as it is when the job runs (services/project_export.ts); rerunning it after a
+// the project as it is when the job runs (services/import_export/project_export.ts); rerunning it after a
 // crash writes a new archive under a temporary name, so it is harmless.
-import { PROJECT_EXPORT_JOB, performExport } from '../services/project_export.js';
+import { PROJECT_EXPORT_JOB, performExport } from '../services/import_export/project_export.js';
 import { registerJob } from './registry.js';
 
 registerJob<{ projectId: number }>(PROJECT_EXPORT_JOB, {

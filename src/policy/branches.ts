@@ -21,7 +21,7 @@ export const PROTECTION_DEV_CAN_MERGE = 3;
 
 /**
  * GitLab's default for the `default_branch_protection` setting (2, fully protected). The
- * instance's value is the setting (services/application_settings.ts); callers that decide
+ * instance's value is the setting (services/settings/application_settings.ts); callers that decide
  * about an empty repository pass it in.
  */
 export const DEFAULT_BRANCH_PROTECTION: number = PROTECTION_FULL;

@@ -1,5 +1,5 @@
 // How long stored events are kept: a year (GitLab's PruneOldEventsWorker; the spec's
-// retention limit). The pruning job deletes older ones (services/events.ts) and readers never
+// retention limit). The pruning job deletes older ones (services/activity/events.ts) and readers never
 // show them (finders/events.ts), both from this one cutoff.
 
 /** The oldest created_at still kept, as of `at`. */

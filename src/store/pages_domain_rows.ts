@@ -1,5 +1,5 @@
 // Row type of a project's Pages domain. The private key is only ever stored encrypted
-// (services/secret_box.ts); nothing reads it back but the certificate check of an update.
+// (services/security/secret_box.ts); nothing reads it back but the certificate check of an update.
 
 export interface PagesDomainRow {
   id: number;

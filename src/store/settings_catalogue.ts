@@ -171,7 +171,7 @@ export const VISIBLE_ATTRIBUTES: readonly string[] = SETTING_NAMES.flatMap((n) =
   return [n];
 });
 
-/** The settings row as every feature reads it (services/application_settings.ts settingsOf). */
+/** The settings row as every feature reads it (services/settings/application_settings.ts settingsOf). */
 export interface ApplicationSettings extends SettingValues {
   id: number;
   created_at: string;

@@ -1,7 +1,7 @@
 // Tells what an upload-pack request asks for, for the git metrics: a clone (wants and no
 // `have` line), a fetch (it names commits the client has), or, in protocol v2, a ref listing
 // (`command=ls-refs`). Reads only the first bytes of each pkt-line as the body streams by.
-import type { GitOperation } from '../services/metrics.js';
+import type { GitOperation } from '../services/metrics/metrics.js';
 
 const PREFIX = 16;
 

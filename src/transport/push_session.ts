@@ -2,15 +2,15 @@
 // given the ref updates, the lock files a crash left on them are cleared (under the project's
 // repository lock: the project must still live in this folder) and the per-ref checks are
 // written for the pre-receive hook (push_checks.ts, hooks.ts); once git is done, the refs that
-// moved get GitLab's after-push work (services/after_push.ts: default branch, events, merge
+// moved get GitLab's after-push work (services/push/after_push.ts: default branch, events, merge
 // request refresh, statistics), credited to the pusher (a deploy key's creator for a key).
 import type { Deps } from '../deps.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { listBranchHeads } from '../git/refs.js';
 import { clearStaleRefLocks } from '../git/stale_locks.js';
-import { afterPush } from '../services/after_push.js';
-import { settingsOf } from '../services/application_settings.js';
-import { withProjectRepository } from '../services/repository_guard.js';
+import { afterPush } from '../services/push/after_push.js';
+import { settingsOf } from '../services/settings/application_settings.js';
+import { withProjectRepository } from '../services/repository/guard.js';
 import { GitAccessDenied, MESSAGES, pusherOf, type GitRequest } from './git_access.js';
 import { hooksPath, PushDir } from './hooks.js';
 import type { CommandList } from './pktline.js';

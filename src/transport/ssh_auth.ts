@@ -11,7 +11,7 @@ import type { Deps } from '../deps.js';
 import type { UserRow } from '../store/rows.js';
 import { findKeyByFingerprint } from '../finders/keys.js';
 import { findUserById } from '../finders/users.js';
-import { fingerprintOf, parsePublicKey } from '../services/ssh_public_key.js';
+import { fingerprintOf, parsePublicKey } from '../services/keys/ssh_public_key.js';
 import type { GitAbility, GitActor } from './git_access.js';
 
 export const SSH_USER = 'git';

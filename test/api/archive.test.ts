@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { git, WorkTree } from '../helpers/compare_git.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 
 /** Every file below `dir` → "mode content" (symlinks → "link target"). */
 function snapshot(dir: string): Record<string, string> {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
 import { cloneOf, type Work } from '../helpers/git_history.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
 import { commitTitle } from '../../src/entities/commit.js';
 

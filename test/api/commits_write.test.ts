@@ -5,7 +5,7 @@ import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
 import { git, head, lsTree, refState, expectFsckClean, expectUntouched } from '../helpers/bare_git.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { REPORTER } from '../../src/policy/levels.js';
 
 type Account = { user: { id: number }; token: string };

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { git, gitDiff, WorkTree } from '../helpers/compare_git.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 
 describe('commit diff and compare', () => {
   let s: TestServer;

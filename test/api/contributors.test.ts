@@ -5,7 +5,7 @@ import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
 import { git, WorkTree } from '../helpers/compare_git.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 
 const ZOE = { name: 'zoe', email: 'Zoe@example.com' };
 const BOB = { name: 'Bob', email: 'bob@example.com' };

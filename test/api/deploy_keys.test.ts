@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { makeKey, type KeyPair } from '../helpers/ssh_keys.js';
 import { createProject } from '../helpers/projects.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { DEVELOPER } from '../../src/policy/levels.js';
 import type { UserRow } from '../../src/store/rows.js';
 

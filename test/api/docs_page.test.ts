@@ -3,7 +3,7 @@
 // reads the rendered endpoint list, checks that the page fetched nothing from outside the
 // server, and decodes the screenshot to check it is a real picture. The viewer's files are
 // served by name from a fixed list: nothing else of the disk can be asked for.
-import { ROUTE_TABLES } from '../../src/api/route_tables.js';
+import { ROUTE_TABLES } from '../../src/api/core/route_tables.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -6,9 +6,9 @@ import { useServerWithRoles, addProjectMembers } from '../helpers/roles.js';
 import { ROOT_TOKEN } from '../helpers/server.js';
 import { createProject } from '../helpers/projects.js';
 import { commit, gitOk, repoUrl, workRepo } from '../transport/git_client.js';
-import { insertMember, removeMember } from '../../src/services/members.js';
-import { createMilestone, updateMilestone } from '../../src/services/milestones.js';
-import { recordEvent } from '../../src/services/events.js';
+import { insertMember, removeMember } from '../../src/services/members/members.js';
+import { createMilestone, updateMilestone } from '../../src/services/milestones/milestones.js';
+import { recordEvent } from '../../src/services/activity/events.js';
 import { PRUNE_OLD_EVENTS } from '../../src/jobs/event_retention.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
 

@@ -8,7 +8,7 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { projectWithRoles } from '../helpers/roles.js';
 import { repoDir } from '../helpers/projects.js';
 import { git, gitBytes, head, lsTree, pushCommit, refState, expectFsckClean, expectUntouched } from '../helpers/bare_git.js';
-import { projectLockKey } from '../../src/services/repository_recovery.js';
+import { projectLockKey } from '../../src/services/repository/recovery.js';
 
 type Account = { user: { id: number; name: string; email: string }; token: string };
 

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { useServerWithRoles, projectWithRoles } from '../helpers/roles.js';
 import { commitFiles, createBranch, repoDir } from '../helpers/projects.js';
 import { git } from '../helpers/bare_git.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 
 describe('Forks', () => {
   const { s, owner, reporter, guest, stranger, admin } = useServerWithRoles();

@@ -17,7 +17,7 @@ import {
   type Declared, type Operation,
 } from '../helpers/fuzz.js';
 import { makeFuzzWorld, PNG, validValue, type FuzzWorld } from '../helpers/fuzz_world.js';
-import { openApiPaths } from '../../src/api/openapi/paths.js';
+import { openApiPaths } from '../../src/api/core/openapi/paths.js';
 
 /** Fixed, so every run sends the same requests; FUZZ_SEED=<n> explores other sequences by hand. */
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_2026);

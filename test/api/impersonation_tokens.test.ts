@@ -2,7 +2,7 @@
 // revoked on DELETE; the secret authenticates as the user until then.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { createToken, tokenDigest } from '../../src/services/tokens.js';
+import { createToken, tokenDigest } from '../../src/services/users/tokens.js';
 import type { UserRow } from '../../src/store/rows.js';
 
 const ENTITY_KEYS = ['id', 'name', 'revoked', 'created_at', 'scopes', 'active', 'expires_at', 'impersonation'];

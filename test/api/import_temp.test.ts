@@ -13,7 +13,7 @@ import { importAndWait, tarGz, type Entry } from '../helpers/archives.js';
 import { freePort } from '../helpers/free_port.js';
 import { startServer } from '../../src/server.js';
 import { enqueueJob } from '../../src/store/job_queue.js';
-import { PROJECT_IMPORT_JOB } from '../../src/services/project_import.js';
+import { PROJECT_IMPORT_JOB } from '../../src/services/import_export/project_import.js';
 
 /** Long enough for a write still under way to land, were one left running. */
 const SETTLE_MS = 500;

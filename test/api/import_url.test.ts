@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { gitOk, repoUrl, workRepo, commit, tempDir } from '../transport/git_client.js';
 import { freePort } from '../helpers/free_port.js';
-import { isLocalAddress } from '../../src/services/import_url_guard.js';
+import { isLocalAddress } from '../../src/services/security/import_url_guard.js';
 import { hostInterfaceAddress, urlHost } from '../helpers/host_address.js';
 
 const refsOf = (gitdir: string) => execFileSync('git', ['--git-dir', gitdir, 'for-each-ref', '--format=%(objectname) %(refname)']).toString().trim();

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
 
 type Project = { id: number; path: string; fullPath: string };

@@ -3,7 +3,7 @@
 // error body, and what deleting a project or a user does to label rows.
 import { expect } from 'chai';
 import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { GUEST } from '../../src/policy/levels.js';
 
 

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { useServerWithRoles, projectWithRoles, addProjectMembers } from '../helpers/roles.js';
 import { commitFiles, createBranch, openMergeRequest } from '../helpers/projects.js';
 import { DEVELOPER, OWNER, REPORTER } from '../../src/policy/levels.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 
 const UPDATE_AT_LEAST_ONE =
   'assignee_id, description, labels, milestone_id, remove_source_branch, state_event, target_branch, title, discussion_locked are missing, at least one parameter must be provided';

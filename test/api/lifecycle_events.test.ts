@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { REMOVE_EXPIRED_MEMBERS } from '../../src/jobs/member_expiry.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { DEVELOPER, OWNER } from '../../src/policy/levels.js';
 
 describe('membership expiry job', () => {

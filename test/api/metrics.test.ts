@@ -7,7 +7,7 @@ import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { parsePrometheus, type Family } from '../helpers/prometheus.js';
 import { commit, gitOk, repoUrl, tempDir, workRepo } from '../transport/git_client.js';
-import { registerQueueMetrics } from '../../src/services/metrics.js';
+import { registerQueueMetrics } from '../../src/services/metrics/metrics.js';
 import { queueMetrics } from '../../src/finders/job_metrics.js';
 import { enqueueJob } from '../../src/store/job_queue.js';
 import { IpWhitelist } from '../../src/http/ip_whitelist.js';

@@ -2,8 +2,8 @@
 // admins), searched and paged, or one by id or path; member counts for group owners.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { createNamespace } from '../../src/services/namespaces.js';
-import { insertMember } from '../../src/services/members.js';
+import { createNamespace } from '../../src/services/groups/namespaces.js';
+import { insertMember } from '../../src/services/members/members.js';
 import type { NamespaceRow, UserRow } from '../../src/store/rows.js';
 
 const KEYS = ['id', 'name', 'path', 'kind', 'full_path', 'parent_id'];

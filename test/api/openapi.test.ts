@@ -11,11 +11,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { schemaRoot } from '../helpers/schema.js';
 import { createProject, commitFiles, created } from '../helpers/projects.js';
-import { mount } from '../../src/api/mount.js';
-import { route } from '../../src/api/route.js';
-import { ROUTE_TABLES } from '../../src/api/route_tables.js';
-import { openApiDocument } from '../../src/api/openapi/document.js';
-import { openApiPaths } from '../../src/api/openapi/paths.js';
+import { mount } from '../../src/api/core/mount.js';
+import { route } from '../../src/api/core/route.js';
+import { ROUTE_TABLES } from '../../src/api/core/route_tables.js';
+import { openApiDocument } from '../../src/api/core/openapi/document.js';
+import { openApiPaths } from '../../src/api/core/openapi/paths.js';
 import type { Deps } from '../../src/deps.js';
 
 type Doc = Record<string, any>;

@@ -12,7 +12,7 @@ import { expectSchema } from '../helpers/schema.js';
 import { created } from '../helpers/projects.js';
 import { addProjectMembers, createRoles, type Roles } from '../helpers/roles.js';
 import { DEVELOPER, MASTER } from '../../src/policy/levels.js';
-import { secretFile } from '../../src/services/secret_box.js';
+import { secretFile } from '../../src/services/security/secret_box.js';
 
 interface Pem {
   cert: string;

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
-import { insertMember } from '../../src/services/members.js';
-import { createNamespace } from '../../src/services/namespaces.js';
+import { insertMember } from '../../src/services/members/members.js';
+import { createNamespace } from '../../src/services/groups/namespaces.js';
 import { GUEST, OWNER } from '../../src/policy/levels.js';
 
 describe('Projects API', () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { cloneOf, gitlabOrder, lsTree, type Work } from '../helpers/git_history.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0x00]);

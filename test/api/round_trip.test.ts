@@ -6,7 +6,7 @@ import { bootServer, type TestServer } from '../helpers/server.js';
 import { roundTrip } from '../helpers/round_trip.js';
 import { commitFiles, createProject } from '../helpers/projects.js';
 import type { UserRow } from '../../src/store/rows.js';
-import { verifyPassword } from '../../src/services/users.js';
+import { verifyPassword } from '../../src/services/users/users.js';
 
 describe('Every documented parameter is kept (round trips)', () => {
   let s: TestServer;

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import path from 'node:path';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { commit, git, gitOk, repoUrl, tempDir, workRepo } from '../transport/git_client.js';
-import { insertMember } from '../../src/services/members.js';
-import { hashPassword } from '../../src/services/users.js';
+import { insertMember } from '../../src/services/members/members.js';
+import { hashPassword } from '../../src/services/users/users.js';
 import { DEVELOPER } from '../../src/policy/levels.js';
 
 type Account = { user: { id: number; username: string }; token: string };

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { DEVELOPER } from '../../src/policy/levels.js';
 
 const TODO_KEYS = ['id', 'project', 'author', 'action_name', 'target_type', 'target', 'target_url', 'body', 'state', 'created_at'];

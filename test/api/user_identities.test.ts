@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
 import type { UserRow } from '../../src/store/rows.js';
-import { createToken } from '../../src/services/tokens.js';
+import { createToken } from '../../src/services/users/tokens.js';
 
 const INVALID = { message: { identities: ['is invalid'] } };
 

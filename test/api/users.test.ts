@@ -5,8 +5,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { expectSchema } from '../helpers/schema.js';
-import { createNamespace } from '../../src/services/namespaces.js';
-import { insertMember } from '../../src/services/members.js';
+import { createNamespace } from '../../src/services/groups/namespaces.js';
+import { insertMember } from '../../src/services/members/members.js';
 import type { NamespaceRow, UserRow } from '../../src/store/rows.js';
 
 const USER_KEYS = [

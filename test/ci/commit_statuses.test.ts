@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { WHARF_ENTITIES } from '../../src/api/openapi/entity_schemas.js';
+import { WHARF_ENTITIES } from '../../src/api/core/openapi/entity_schemas.js';
 import { pipelineCoverage } from '../../src/entities/pipeline.js';
 import { claimNextBuild } from '../../src/services/ci/runner/pickup.js';
 import { commitFiles, createBranch, createProject } from '../helpers/projects.js';

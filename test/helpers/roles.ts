@@ -1,6 +1,6 @@
 // The cast of users most permission tests need, and projects that give them their roles.
 import type { UserRow } from '../../src/store/rows.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { DEVELOPER, GUEST, MASTER, REPORTER } from '../../src/policy/levels.js';
 import { createProject } from './projects.js';
 import { bootServer, TestServer } from './server.js';

@@ -7,8 +7,8 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { UserRow } from '../../src/store/rows.js';
-import { insertUser } from '../../src/services/users.js';
-import { createToken } from '../../src/services/tokens.js';
+import { insertUser } from '../../src/services/users/users.js';
+import { createToken } from '../../src/services/users/tokens.js';
 import { createTestDatabase } from './test_db.js';
 import { freePort } from './free_port.js';
 

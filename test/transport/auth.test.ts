@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
-import { insertMember } from '../../src/services/members.js';
-import { hashPassword } from '../../src/services/users.js';
+import { insertMember } from '../../src/services/members/members.js';
+import { hashPassword } from '../../src/services/users/users.js';
 import { GUEST, REPORTER, DEVELOPER, MASTER } from '../../src/policy/levels.js';
 import type { UserRow } from '../../src/store/rows.js';
 import { git, gitOk, repoUrl, tempDir, workRepo } from './git_client.js';

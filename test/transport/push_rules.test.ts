@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { expectFsckClean, git as bareGit } from '../helpers/bare_git.js';
 import type { UserRow } from '../../src/store/rows.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { DEVELOPER, MASTER } from '../../src/policy/levels.js';
 import { commit, git, gitOk, repoUrl, tempDir, workRepo } from './git_client.js';
 

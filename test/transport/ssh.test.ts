@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
 import { makeKey, type KeyPair } from '../helpers/ssh_keys.js';
 import { git as bareGit } from '../helpers/bare_git.js';
-import { insertMember } from '../../src/services/members.js';
+import { insertMember } from '../../src/services/members/members.js';
 import { DEVELOPER, MASTER } from '../../src/policy/levels.js';
 import type { UserRow } from '../../src/store/rows.js';
 import { commit, gitOk, repoUrl, tempDir, workRepo } from './git_client.js';

@@ -1,8 +1,8 @@
 // .gitlab-ci.yml parsing and validation with GitLab 10.8's yaml_errors texts
 // (Gitlab::Ci::YamlProcessor), and the bounds that keep a hostile file from hurting the server.
 import { expect } from 'chai';
-import { parseCiConfig } from '../../src/services/ci_config/config.js';
-import { CiConfigError } from '../../src/services/ci_config/types.js';
+import { parseCiConfig } from '../../src/services/ci/config/config.js';
+import { CiConfigError } from '../../src/services/ci/config/types.js';
 
 function errorOf(text: string): string {
   try {

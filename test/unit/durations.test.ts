@@ -1,7 +1,7 @@
 // GitLab's duration strings (Gitlab::TimeTrackingFormatter.parse over ChronicDuration with
 // 8-hour days and 5-day weeks) and their human rendering.
 import { expect } from 'chai';
-import { parseDuration } from '../../src/services/time_tracking.js';
+import { parseDuration } from '../../src/services/issuables/time_tracking.js';
 import { humanTime } from '../../src/store/durations.js';
 
 const H = 3600;

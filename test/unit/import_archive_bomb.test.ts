@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { tarGz } from '../helpers/archives.js';
-import { readTree, unpackArchive } from '../../src/services/import_archive.js';
+import { readTree, unpackArchive } from '../../src/services/import_export/import_archive.js';
 
 function sizeOf(dir: string): number {
   let total = 0;

@@ -3,7 +3,7 @@
 // are "directly addressed", and a title never addresses anyone directly.
 import { expect } from 'chai';
 import { extractMentions, extractTitleMentions } from '../../src/finders/mentions.js';
-import { commitTitle } from '../../src/services/push_events.js';
+import { commitTitle } from '../../src/services/push/push_events.js';
 
 describe('mentions', () => {
   it('finds usernames and group paths, lower-cased, once each', () => {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { commitExists, commitMessages, fastForwardPossible, isAncestor, testMerge, writeMergeCommit } from '../../src/git/merge.js';
-import { closingReferences } from '../../src/services/closing_issues.js';
+import { closingReferences } from '../../src/services/merge_requests/closing_issues.js';
 import { git, gitStatus, tempDir } from './git_oracle.js';
 
 interface Repo {
@@ -173,7 +173,7 @@ describe('git merge without a work tree (src/git/merge.ts)', function () {
   });
 });
 
-describe("GitLab's issue closing pattern (src/services/closing_issues.ts)", () => {
+describe("GitLab's issue closing pattern (src/services/merge_requests/closing_issues.ts)", () => {
   const base = 'https://wharf.example.com';
   const refs = (text: string) => closingReferences(text, base).map((r) => `${r.namespace ?? ''}/${r.project ?? ''}#${r.iid}`);
 

@@ -1,9 +1,9 @@
-// services/metric_values.ts keeps the values of Wharf's own metrics until prom-client is
+// services/metrics/values.ts keeps the values of Wharf's own metrics until prom-client is
 // loaded (first scrape); once registered in prom-client's registry they must read exactly as
 // prom-client's own Counter, Gauge and Histogram would after the same calls.
 import { expect } from 'chai';
 import client from 'prom-client';
-import { Counter, Gauge, Histogram } from '../../src/services/metric_values.js';
+import { Counter, Gauge, Histogram } from '../../src/services/metrics/values.js';
 
 const LABELS = ['method', 'route'] as const;
 const AWKWARD = 'a "quoted"\\ back\nslash';

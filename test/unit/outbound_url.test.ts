@@ -1,10 +1,10 @@
-// services/outbound_url.ts: which literal addresses a webhook may reach without
+// services/security/outbound_url.ts: which literal addresses a webhook may reach without
 // `allow_local_requests_from_hooks_and_services`, whatever their spelling, and the lookup
 // that refuses a name resolving to a local address; and every address of this host's own
 // interfaces, as 10.8's UrlBlocker refuses Socket.ip_address_list.
 import { expect } from 'chai';
 import os from 'node:os';
-import { assertAllowedUrl, assertPublicAddress, BlockedAddress, guardedLookup, isPublicAddress } from '../../src/services/outbound_url.js';
+import { assertAllowedUrl, assertPublicAddress, BlockedAddress, guardedLookup, isPublicAddress } from '../../src/services/security/outbound_url.js';
 
 describe('outbound_url', () => {
   const blocked = [

@@ -8,7 +8,7 @@ import { RepoReader } from '../../git/reader.js';
 import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
-import type { PushedRef } from '../pushed_ref.js';
+import type { PushedRef } from '../push/pushed_ref.js';
 import { createPipeline } from './create_pipeline.js';
 
 export const CREATE_PUSH_PIPELINES_JOB = 'ci_create_push_pipelines';

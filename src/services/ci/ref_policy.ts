@@ -6,7 +6,7 @@
 // the ref name (≤ 255 bytes) in a V8 context that is stopped after REGEX_TIMEOUT_MS; a regex
 // stopped so does not match.
 import vm from 'node:vm';
-import type { RefPolicy } from '../ci_config/types.js';
+import type { RefPolicy } from './config/types.js';
 
 const REGEX_TIMEOUT_MS = 50;
 const regexContext = vm.createContext({ pattern: '', input: '' });

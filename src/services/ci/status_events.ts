@@ -11,8 +11,8 @@
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { CiStatus } from '../../store/ci_statuses.js';
-import { enqueueProjectHooks, enqueueProjectHooksEach } from '../hook_triggers.js';
-import { enqueueMergeOnPipelineSuccess } from './merge_on_success.js';
+import { enqueueProjectHooks, enqueueProjectHooksEach } from '../webhooks/triggers.js';
+import { enqueueMergeOnPipelineSuccess } from '../merge_requests/merge_on_success.js';
 import { buildFailedTodos, closeTodosOnJobRetry, closeTodosOnPipelineRetry } from './build_failed_todos.js';
 
 const JOB_HOOK_STATUSES: readonly CiStatus[] = ['success', 'failed', 'canceled'];

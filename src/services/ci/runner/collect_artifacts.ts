@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { Deps } from '../../../deps.js';
 import type { BuildRow } from '../../../store/ci_rows.js';
-import { settingsOf } from '../../application_settings.js';
+import { settingsOf } from '../../settings/application_settings.js';
 import { expireInSeconds } from './artifacts.js';
 import type { JobSpace } from './job_space.js';
 import { runControlled, type RunControl } from './run_shell.js';

@@ -1,0 +1,158 @@
+// Comments on issues, merge requests and commits (GitLab 10.8's Notes::CreateService,
+// UpdateService, DestroyService and the Note model's callbacks). Each change runs in one
+// transaction with what GitLab does alongside it: the noteable's `user_notes_count`
+// (non-system notes), the `commented` event, the todo hooks, and the noteable's throttled
+// touch (its updated_at moves on a saved note unless it moved within the last minute); a
+// commit has no row to count or touch, nor to-dos. Every note belongs to a discussion
+// (`discussion_id`: a new one, or the thread it replies to; store/note_kinds.ts says what a
+// row's `type` makes it). Quick actions in bodies are not interpreted. The caller has checked
+// the permissions.
+import type { Knex } from 'knex';
+import type { Conn, Tx } from '../../store/db.js';
+import type { UserRow } from '../../store/rows.js';
+import { now } from '../../store/time.js';
+import { newDiscussionId, type AnyNoteableType, type NoteType } from '../../store/note_kinds.js';
+import { recordEvent } from '../activity/events.js';
+import { enqueueNoteHooks } from '../webhooks/triggers.js';
+import { todosOnNote } from '../todos/todos.js';
+import type { NoteRow } from '../../store/issuable_rows.js';
+import { noteableWhere, type NoteTarget } from '../../store/note_targets.js';
+
+export { noteableWhere, type NoteTarget };
+
+/** What makes a new note more than a plain comment. */
+export interface NoteKind {
+  type?: NoteType | null;
+  /** The thread it replies to; a new one otherwise. */
+  discussionId?: string;
+  position?: string | null;
+  lineCode?: string | null;
+}
+
+export const NOTE_ORDERS = ['created_at', 'updated_at'] as const;
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The table of a noteable with a row (issues, merge requests), else null (a commit). */
+function tableOf(type: AnyNoteableType): 'issues' | 'merge_requests' | null {
+  return type === 'Issue' ? 'issues' : type === 'MergeRequest' ? 'merge_requests' : null;
+}
+
+/** A note of this noteable, by id. */
+export async function findNote(db: Conn, target: NoteTarget<AnyNoteableType>, noteId: number): Promise<NoteRow | undefined> {
+  return db('notes').where({ id: noteId, ...noteableWhere(target) }).first();
+}
+
+/** The noteable's notes in the requested order (ties by id, in the same direction). */
+export function notesQuery(db: Conn, target: NoteTarget<AnyNoteableType>, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
+  return db('notes').where(noteableWhere(target)).orderBy([
+    { column: orderBy, order: sort },
+    { column: 'id', order: sort },
+  ]);
+}
+
+/** GitLab's ThrottledTouch: the noteable's updated_at moves unless it did within the last minute. */
+async function touchNoteable(tx: Tx, target: NoteTarget<AnyNoteableType>): Promise<void> {
+  const table = tableOf(target.type);
+  if (!table) return;
+  const stamp = now();
+  const threshold = new Date(Date.parse(stamp) - TOUCH_INTERVAL_MS).toISOString();
+  await tx(table).where('id', target.id).where('updated_at', '<', threshold).update({ updated_at: stamp });
+}
+
+/** The to-do target of a noteable that has to-dos (issues, merge requests). */
+function todoTarget(target: NoteTarget<AnyNoteableType>) {
+  if (target.type !== 'Issue' && target.type !== 'MergeRequest') return null;
+  return { type: target.type, id: target.id, projectId: target.projectId };
+}
+
+/** The row columns of a new note of `target`. */
+function newNoteRow(target: NoteTarget<AnyNoteableType>, authorId: number, body: string, system: boolean, kind: NoteKind, createdAt: string, updatedAt: string) {
+  return {
+    project_id: target.projectId,
+    noteable_type: target.type,
+    noteable_id: target.id,
+    commit_id: target.commitId ?? null,
+    author_id: authorId,
+    body,
+    system,
+    updated_by_id: null,
+    type: kind.type ?? null,
+    discussion_id: kind.discussionId ?? newDiscussionId(target.type, target.commitId ?? target.id),
+    position: kind.position ?? null,
+    line_code: kind.lineCode ?? null,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  };
+}
+
+/** Model validation of a body: Rails' presence (whitespace only is blank). */
+export function blankBody(body: string): boolean {
+  return body.trim() === '';
+}
+
+/** A user's comment; `createdAt` only when the caller allowed it. */
+export async function createNote(
+  db: Conn,
+  target: NoteTarget<AnyNoteableType>,
+  author: UserRow,
+  input: { body: string; createdAt?: string } & NoteKind,
+): Promise<NoteRow> {
+  return db.transaction(async (tx) => {
+    const stamp = now();
+    const [row] = await tx('notes').insert(newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp)).returning('id');
+    const id: number = typeof row === 'object' ? row.id : row;
+    const table = tableOf(target.type);
+    if (table) await tx(table).where('id', target.id).increment('user_notes_count', 1);
+    await touchNoteable(tx, target);
+    await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
+    await enqueueNoteHooks(tx, id, author.id); // webhooks (issue #20)
+    const todo = todoTarget(target);
+    if (todo) await todosOnNote(tx, author, todo, { id, body: input.body });
+    return (await tx('notes').where({ id }).first()) as NoteRow;
+  });
+}
+
+/**
+ * A system note (GitLab's SystemNoteService) inside the caller's transaction: no event, no
+ * todo, no count, and no touch (GitLab writes them with touching disabled). `kind` places it
+ * in a discussion (a reply's type and thread).
+ */
+export async function createSystemNote(tx: Tx, target: NoteTarget<AnyNoteableType>, author: UserRow, body: string, kind: NoteKind = {}): Promise<void> {
+  const stamp = now();
+  await tx('notes').insert(newNoteRow(target, author.id, body, true, kind, stamp, stamp));
+}
+
+/** A new body; updated_at moves only when something changed (body or editor). */
+export async function updateNote(db: Conn, target: NoteTarget<AnyNoteableType>, note: NoteRow, editor: UserRow, body: string): Promise<NoteRow> {
+  return db.transaction(async (tx) => {
+    const bodyChanged = body !== note.body;
+    if (bodyChanged || note.updated_by_id !== editor.id) {
+      await tx('notes').where({ id: note.id }).update({ body, updated_by_id: editor.id, updated_at: now() });
+    }
+    await touchNoteable(tx, target);
+    const todo = todoTarget(target);
+    if (bodyChanged && todo) await todosOnNote(tx, editor, todo, { id: note.id, body, oldBody: note.body });
+    return (await tx('notes').where({ id: note.id }).first()) as NoteRow;
+  });
+}
+
+/** Deletes the note with its award emoji, its events and its todos; the count follows. */
+export async function deleteNote(db: Conn, target: NoteTarget<AnyNoteableType>, note: NoteRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await removeNotes(tx, [note.id]);
+    const table = tableOf(target.type);
+    if (!note.system && table) {
+      await tx(table).where('id', target.id).where('user_notes_count', '>', 0).decrement('user_notes_count', 1);
+    }
+  });
+}
+
+async function removeNotes(tx: Tx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await tx('award_emoji').where('awardable_type', 'Note').whereIn('awardable_id', ids).delete();
+  await tx('events').where('target_type', 'Note').whereIn('target_id', ids).delete();
+  await tx('todos').whereIn('note_id', ids).delete();
+  await tx('notes').whereIn('id', ids).delete();
+}
+
