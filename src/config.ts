@@ -132,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intFrom(env.WHARF_MAX_BODY_BYTES, 10 * 1024 * 1024, 'WHARF_MAX_BODY_BYTES'),
     // SQLite has one file and one writer: a few connections are enough for its readers.
     dbPoolSize: Math.max(1, intFrom(env.WHARF_DB_POOL, postgres ? 10 : 4, 'WHARF_DB_POOL')),
-    schemasDir: path.resolve(env.WHARF_SCHEMAS || path.join(INSTALL_ROOT, 'src/api/openapi/gitlab-10.8-schemas')),
+    schemasDir: path.resolve(env.WHARF_SCHEMAS || path.join(INSTALL_ROOT, 'src/api/core/openapi/gitlab-10.8-schemas')),
     jobConcurrency: intFrom(env.WHARF_JOB_CONCURRENCY, 5, 'WHARF_JOB_CONCURRENCY'),
     hookConcurrency: Math.max(1, intFrom(env.WHARF_HOOK_CONCURRENCY, 100, 'WHARF_HOOK_CONCURRENCY')),
     jobLeaseMs: Math.max(1, intFrom(env.WHARF_JOB_LEASE_SECONDS, 60, 'WHARF_JOB_LEASE_SECONDS')) * 1000,

@@ -1,4 +1,4 @@
-// Validates responses against GitLab 10.8's own JSON schemas (src/api/openapi/gitlab-10.8-schemas,
+// Validates responses against GitLab 10.8's own JSON schemas (src/api/core/openapi/gitlab-10.8-schemas,
 // kept in the repository with their license).
 // GitLab's files use a few non-standard bits that its Ruby validator tolerated: "type": "date",
 // "type": "uri", a stray space in a type name, and a "$ref" to a file that was never committed. They are
@@ -13,7 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
 
 export function schemaRoot(): string {
-  const root = path.join(repoRoot, 'src/api/openapi/gitlab-10.8-schemas');
+  const root = path.join(repoRoot, 'src/api/core/openapi/gitlab-10.8-schemas');
   if (!fs.existsSync(root)) throw new Error(`GitLab schemas not found in ${root}`);
   return root;
 }

@@ -109,7 +109,7 @@ export type RouteRequest<A extends Auth, L extends Load | undefined, S extends S
 
 /** Documentation of the success body, for the OpenAPI document. */
 export interface ResponseDoc {
-  /** A schema name: one of GitLab 10.8's (src/api/openapi/gitlab-10.8-schemas), or Wharf's own. */
+  /** A schema name: one of GitLab 10.8's (src/api/core/openapi/gitlab-10.8-schemas), or Wharf's own. */
   schema?: string;
   /** The body is an array of it. */
   list?: boolean;
