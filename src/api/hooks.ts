@@ -11,7 +11,8 @@ import { paginate } from '../http/pagination.js';
 import { Invalid } from '../store/domain_errors.js';
 import type { WebHookRow } from '../store/hook_rows.js';
 import { hookEntity, projectHookEntity } from '../entities/hook.js';
-import { createHook, deleteHook, findHook, hooksQuery, updateHook, validHookUrl, type HookInput } from '../services/webhooks/hooks.js';
+import { findHook, hooksQuery } from '../finders/hooks.js';
+import { createHook, deleteHook, updateHook, validHookUrl, type HookInput } from '../services/webhooks/hooks.js';
 import { WEB_HOOK_JOB, type WebHookJobPayload } from '../services/webhooks/triggers.js';
 
 const projectHookParams = {

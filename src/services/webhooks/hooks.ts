@@ -1,7 +1,7 @@
 // Project hooks and system hooks as records (GitLab 10.8's ProjectHook / SystemHook models):
-// create, change, list, delete. A hook's URL must be an http(s) URL (10.8's UrlValidator);
-// its token has no line break. Whether its address may be called is decided when it is
-// called (webhooks/delivery.ts), since a name may resolve elsewhere by then.
+// create, change, delete (finders/hooks.ts finds them). A hook's URL must be an http(s) URL
+// (10.8's UrlValidator); its token has no line break. Whether its address may be called is
+// decided when it is called (webhooks/delivery.ts), since a name may resolve elsewhere by then.
 import type { Conn } from '../../store/db.js';
 import { now } from '../../store/time.js';
 import { Invalid } from '../../store/domain_errors.js';
@@ -22,16 +22,6 @@ export function validHookUrl(url: string): boolean {
 function check(input: HookInput): void {
   if (input.url !== undefined && !validHookUrl(input.url)) throw new Invalid({ url: ['must be a valid URL'] }); // UrlValidator's words
   if (input.token !== undefined && input.token.includes('\n')) throw new Invalid({ token: ['is invalid'] });
-}
-
-/** A query of the hooks of one type (and project), oldest first. */
-export function hooksQuery(db: Conn, type: HookType, projectId: number | null) {
-  const q = db('web_hooks').where({ type }).orderBy('id');
-  return projectId === null ? q : q.where({ project_id: projectId });
-}
-
-export async function findHook(db: Conn, type: HookType, projectId: number | null, id: number): Promise<WebHookRow | undefined> {
-  return hooksQuery(db, type, projectId).where({ id }).first();
 }
 
 export async function createHook(db: Conn, type: HookType, projectId: number | null, input: HookInput): Promise<WebHookRow> {
