@@ -11,16 +11,16 @@ import { isAdmin } from '../policy/users.js';
 import { PROJECT_ACCESS_LEVELS } from '../policy/levels.js';
 import { groupFacts } from '../policy/groups.js';
 import { can } from '../policy/can.js';
-import { findUserById } from '../finders/users.js';
+import { findUserById, projectUsersQuery } from '../finders/users.js';
 import { findGroupByIdOrPath } from '../finders/groups.js';
-import { containsPattern, findProjectByIdOrPath } from '../finders/projects.js';
+import { findProjectByIdOrPath } from '../finders/projects.js';
 import { presentProject } from './present_projects.js';
 import { cachedPage } from './core/page_cache.js';
 import { PROJECT_LIST_TOPICS } from '../store/count_cache.js';
 import { userBasic } from '../entities/user.js';
-import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, updateProject } from '../services/projects/projects.js';
+import { createProject, deleteProject, setArchived, setStarred, shareWithGroup, unshareWithGroup, updateProject } from '../services/projects/projects.js';
 import { settingsSchema, toSettings, UPDATE_ATTRIBUTES } from './project_params.js';
-import { storableId, storableText } from '../store/stored_values.js';
+import { storableId } from '../store/stored_values.js';
 import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';
 
 const PROJECT = { schema: 'Project' } as const;
@@ -211,8 +211,7 @@ export const projectRoutes: Route[] = [
     summary: 'Stop sharing a project with a group',
     handler: async ({ deps, project, path }) => {
       const groupId = storableId(path.group_id); // beyond the id range: no such link, on either engine
-      const removed = groupId !== null ? await deps.db('project_group_links').where({ project_id: project.id, group_id: groupId }).delete() : 0;
-      if (!removed) throw notFound('Group Link');
+      if (groupId === null || !(await unshareWithGroup(deps.db, project, groupId))) throw notFound('Group Link');
     },
   }),
 
@@ -226,29 +225,7 @@ export const projectRoutes: Route[] = [
     summary: "List a project's members as users (search by name, username or email)",
     response: { schema: 'UserBasic', list: true },
     handler: async ({ ctx, deps, project, params: v }) => {
-      const members = deps.db('members')
-        .select('user_id')
-        .where({ source_type: 'project', source_id: project.id })
-        .whereNull('requested_at')
-        .union(
-          deps.db('members as m')
-            .select('m.user_id')
-            .join('namespace_ancestors as a', 'a.ancestor_id', 'm.source_id')
-            .where({ 'm.source_type': 'group', 'a.namespace_id': project.namespace_id })
-            .whereNull('m.requested_at'),
-        );
-      const query = deps.db('users').whereIn('id', members).orderBy('id', 'asc');
-      if (v.search && !storableText(v.search)) {
-        query.whereRaw('1 = 0'); // no name or e-mail holds a NUL (fuzzy.ts)
-      } else if (v.search) {
-        const pattern = containsPattern(v.search);
-        query.where((w) =>
-          w
-            .whereRaw("lower(name) LIKE ? ESCAPE '\\'", [pattern])
-            .orWhereRaw("lower(username) LIKE ? ESCAPE '\\'", [pattern])
-            .orWhereRaw("lower(email) LIKE ? ESCAPE '\\'", [pattern]),
-        );
-      }
+      const query = projectUsersQuery(deps.db, project, v.search);
       const users = await paginate<UserRow>(ctx, deps.db, query);
       return users.map((u) => userBasic(u, deps.urls));
     },

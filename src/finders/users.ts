@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { orFuzzyMatch, squish } from './fuzzy.js';
+import { containsPattern } from './projects.js';
 import { storableId, storableText } from '../store/stored_values.js';
 import type { IdentityView } from '../store/extras.js';
 
@@ -151,4 +152,35 @@ export async function usersById(db: Conn, ids: (number | null)[]): Promise<Map<n
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   const rows: UserRow[] = wanted.length ? await db('users').whereIn('id', wanted) : [];
   return new Map(rows.map((u) => [u.id, u]));
+}
+
+/**
+ * The users who are members of the project or of its group's ancestry (not of the groups it
+ * is shared with; requests excluded), by id, optionally searched in name, username or e-mail.
+ */
+export function projectUsersQuery(db: Conn, project: { id: number; namespace_id: number }, search?: string | null): Knex.QueryBuilder {
+  const members = db('members')
+    .select('user_id')
+    .where({ source_type: 'project', source_id: project.id })
+    .whereNull('requested_at')
+    .union(
+      db('members as m')
+        .select('m.user_id')
+        .join('namespace_ancestors as a', 'a.ancestor_id', 'm.source_id')
+        .where({ 'm.source_type': 'group', 'a.namespace_id': project.namespace_id })
+        .whereNull('m.requested_at'),
+    );
+  const query = db('users').whereIn('id', members).orderBy('id', 'asc');
+  if (search && !storableText(search)) {
+    query.whereRaw('1 = 0'); // no name or e-mail holds a NUL (fuzzy.ts)
+  } else if (search) {
+    const pattern = containsPattern(search);
+    query.where((w) =>
+      w
+        .whereRaw("lower(name) LIKE ? ESCAPE '\\'", [pattern])
+        .orWhereRaw("lower(username) LIKE ? ESCAPE '\\'", [pattern])
+        .orWhereRaw("lower(email) LIKE ? ESCAPE '\\'", [pattern]),
+    );
+  }
+  return query;
 }

@@ -387,3 +387,8 @@ export async function shareWithGroup(
   });
 }
 
+/** Stops sharing the project with the group; false when it was not shared with it. */
+export async function unshareWithGroup(db: Conn, project: ProjectRow, groupId: number): Promise<boolean> {
+  return (await db('project_group_links').where({ project_id: project.id, group_id: groupId }).delete()) > 0;
+}
+
