@@ -11,9 +11,9 @@ import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findUserById } from '../finders/users.js';
+import { findImpersonationToken, impersonationTokensQuery, type TokenState } from '../finders/tokens.js';
 import { impersonationToken } from '../entities/token.js';
-import { createToken, TOKEN_SCOPES } from '../services/users/tokens.js';
-import { now } from '../store/time.js';
+import { createToken, revokeToken, TOKEN_SCOPES } from '../services/users/tokens.js';
 
 const BASE = '/users/:user_id/impersonation_tokens';
 const TOKEN = { schema: 'ImpersonationToken' } as const;
@@ -27,12 +27,8 @@ async function userOf(deps: Deps, id: number): Promise<UserRow> {
   return user;
 }
 
-function tokensOf(deps: Deps, user: UserRow) {
-  return deps.db('personal_access_tokens').where({ user_id: user.id, impersonation: true });
-}
-
 async function tokenOf(deps: Deps, userIdValue: number, id: number): Promise<TokenRow> {
-  const token: TokenRow | undefined = await tokensOf(deps, await userOf(deps, userIdValue)).where({ id }).first();
+  const token = await findImpersonationToken(deps.db, (await userOf(deps, userIdValue)).id, id);
   if (!token) throw notFound('Impersonation Token');
   return token;
 }
@@ -51,8 +47,6 @@ function scopeErrors(scopes: string[] | undefined): Record<string, string[]> {
   return {};
 }
 
-const today = () => now().slice(0, 10);
-
 export const impersonationTokenRoutes: Route[] = [
   route({
     method: 'GET',
@@ -67,10 +61,7 @@ export const impersonationTokenRoutes: Route[] = [
     summary: "List a user's impersonation tokens (state all, active or inactive)",
     response: { ...TOKEN, list: true },
     handler: async ({ ctx, deps, params: v }) => {
-      const q = tokensOf(deps, await userOf(deps, v.user_id)).orderBy('id', 'asc');
-      // A token is inactive once revoked or from its expiry day on.
-      if (v.state === 'active') q.where('revoked', false).where((w) => w.whereNull('expires_at').orWhere('expires_at', '>', today()));
-      if (v.state === 'inactive') q.where((w) => w.where('revoked', true).orWhere('expires_at', '<=', today()));
+      const q = impersonationTokensQuery(deps.db, (await userOf(deps, v.user_id)).id, v.state as TokenState);
       return (await paginate<TokenRow>(ctx, deps.db, q)).map((t) => impersonationToken(t));
     },
   }),
@@ -116,7 +107,7 @@ export const impersonationTokenRoutes: Route[] = [
     handler: async ({ ctx, deps, params: v }) => {
       const token = await tokenOf(deps, v.user_id, v.impersonation_token_id);
       checkUnmodifiedSince(ctx, token.updated_at);
-      await deps.db('personal_access_tokens').where({ id: token.id }).update({ revoked: true, updated_at: now() });
+      await revokeToken(deps.db, token);
     },
   }),
 ];

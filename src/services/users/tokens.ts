@@ -55,3 +55,8 @@ export async function createToken(db: Conn, t: NewToken): Promise<{ row: TokenRo
   const row = await db('personal_access_tokens').where({ id: typeof id === 'object' ? id.id : id }).first();
   return { row, token };
 }
+
+/** Revokes a token: it stays, but no longer signs anyone in. */
+export async function revokeToken(db: Conn, token: TokenRow): Promise<void> {
+  await db('personal_access_tokens').where({ id: token.id }).update({ revoked: true, updated_at: now() });
+}
