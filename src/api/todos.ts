@@ -19,7 +19,8 @@ import { assigneeIdsOf, findIssue } from '../finders/issues.js';
 import { findMergeRequest } from '../finders/merge_requests.js';
 import { presentTodos } from './present_todos.js';
 import { can } from '../policy/can.js';
-import { markTodo, markUserTodosDone, type TodoTarget } from '../services/todos/todos.js';
+import type { TodoTarget } from '../services/todos/todos.js';
+import { markListedDone, markOneDone, markTarget } from '../services/todos/marks.js';
 
 /** A filter passed on as it came (10.8 declares none: TodosFinder reads the raw value); the last of repeated ones. */
 const text = () =>
@@ -44,7 +45,7 @@ async function presentOne(deps: Deps, user: UserRow, id: number) {
 
 /** Marks the target for the user: 201 with the to-do, or 304 with no body when one is pending. */
 async function mark(ctx: Koa.Context, deps: Deps, user: UserRow, target: TodoTarget) {
-  const id = await deps.db.transaction((tx) => markTodo(tx, user, target));
+  const id = await markTarget(deps.db, user, target);
   if (id === null) {
     ctx.status = 304;
     ctx.body = null;
@@ -74,9 +75,7 @@ export const todoRoutes: Route[] = [
     params: FILTERS,
     summary: 'Mark every pending to-do of the list done',
     handler: async ({ deps, user, params }) => {
-      const { query } = await todosQuery(deps.db, user, filtersOf(params));
-      const ids = (await query.clearSelect().clearOrder().select('t.id')).map((r: { id: number }) => r.id);
-      if (ids.length) await deps.db.transaction((tx) => markUserTodosDone(tx, user.id, ids));
+      await markListedDone(deps.db, user, filtersOf(params));
     },
     status: 204,
   }),
@@ -89,7 +88,7 @@ export const todoRoutes: Route[] = [
     summary: 'Mark one of your to-dos done',
     response: TODO,
     handler: async ({ deps, user, params: { id } }) => {
-      await deps.db.transaction((tx) => markUserTodosDone(tx, user.id, [id]));
+      await markOneDone(deps.db, user, id);
       return presentOne(deps, user, id);
     },
   }),
