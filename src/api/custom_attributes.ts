@@ -10,8 +10,8 @@
 import { route, type Route } from './core/route.js';
 import { notFound, validationError } from '../http/errors.js';
 import { p } from '../http/params.js';
-import type { Conn } from '../store/db.js';
-import { now } from '../store/time.js';
+import { customAttributesOf, findCustomAttribute } from '../finders/custom_attributes.js';
+import { deleteCustomAttribute, setCustomAttribute } from '../services/custom_attributes.js';
 
 export type CustomAttributeSubjects = 'users' | 'projects' | 'groups';
 
@@ -20,17 +20,11 @@ const LOAD = { users: 'user', projects: 'project', groups: 'group' } as const;
 const ATTRIBUTE = { schema: 'CustomAttribute' } as const;
 const key = { key: p.string().required() };
 
-type SubjectType = (typeof LOAD)[CustomAttributeSubjects];
-
 /** The loaded subject's id, whichever kind the route loaded. */
 function subjectId(req: { target?: { id: number }; project?: { id: number }; group?: { id: number } }): number {
   const subject = req.target ?? req.project ?? req.group;
   if (!subject) throw new Error('custom attribute route without a subject');
   return subject.id;
-}
-
-function rowsOf(db: Conn, type: SubjectType, id: number) {
-  return db('custom_attributes').where({ subject_type: type, subject_id: id });
 }
 
 const present = (r: { key: string; value: string }) => ({ key: r.key, value: r.value });
@@ -57,7 +51,7 @@ export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[
       load,
       summary: `List a ${name} custom attributes`,
       response: { ...ATTRIBUTE, list: true },
-      handler: async (req) => (await rowsOf(req.deps.db, load, subjectId(req)).orderBy('key')).map(present),
+      handler: async (req) => (await customAttributesOf(req.deps.db, load, subjectId(req))).map(present),
     }),
 
     route({
@@ -69,7 +63,7 @@ export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[
       summary: `Get one custom attribute of a ${load}`,
       response: ATTRIBUTE,
       handler: async (req) => {
-        const row = await rowsOf(req.deps.db, load, subjectId(req)).where({ key: req.params.key }).first();
+        const row = await findCustomAttribute(req.deps.db, load, subjectId(req), req.params.key);
         if (!row) throw notFound('Custom Attribute');
         return present(row);
       },
@@ -87,11 +81,7 @@ export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[
         const { key: k, value } = req.params;
         const errors = lengthErrors({ key: k, value });
         if (Object.keys(errors).length) throw validationError(errors);
-        const stamp = now();
-        await req.deps.db('custom_attributes')
-          .insert({ subject_type: load, subject_id: subjectId(req), key: k, value, created_at: stamp, updated_at: stamp })
-          .onConflict(['subject_type', 'subject_id', 'key'])
-          .merge({ value, updated_at: stamp });
+        await setCustomAttribute(req.deps.db, load, subjectId(req), k, value);
         return { key: k, value };
       },
     }),
@@ -104,8 +94,7 @@ export function customAttributeRoutes(subjects: CustomAttributeSubjects): Route[
       params: key,
       summary: `Delete a custom attribute of a ${load}`,
       handler: async (req) => {
-        const removed = await rowsOf(req.deps.db, load, subjectId(req)).where({ key: req.params.key }).delete();
-        if (!removed) throw notFound('Custom Attribute');
+        if (!(await deleteCustomAttribute(req.deps.db, load, subjectId(req), req.params.key))) throw notFound('Custom Attribute');
       },
     }),
   ];

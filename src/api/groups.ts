@@ -21,7 +21,8 @@ import { presentProjects } from './present_projects.js';
 import { createGroup, deleteGroup, updateGroup } from '../services/groups/groups.js';
 import { groupSubjectOf } from './core/loaders.js';
 import { customAttributeRoutes } from './custom_attributes.js';
-import { whereCustomAttributes, withCustomAttributes } from './group_custom_attributes.js';
+import { withCustomAttributes } from './group_custom_attributes.js';
+import { whereGroupCustomAttributes } from '../finders/custom_attributes.js';
 import { attachAvatar, avatarOf, avatarSchema } from './avatar_params.js';
 
 const GROUP = { schema: 'Group' } as const;
@@ -61,7 +62,7 @@ async function listGroups(ctx: Koa.Context, deps: Deps, user: UserRow | null, v:
     orderBy: v.order_by as 'name' | 'path',
     sort: v.sort as 'asc' | 'desc',
   });
-  if (customAttributes) whereCustomAttributes(deps.db, query, v.custom_attributes ?? {});
+  if (customAttributes) whereGroupCustomAttributes(deps.db, query, v.custom_attributes ?? {});
   const groups = await paginate<NamespaceRow>(ctx, deps.db, query);
   // 10.8 shows statistics to admins only (`current_user.admin?`).
   const stats = v.statistics && admin ? await groupStatistics(deps.db, groups.map((g) => g.id)) : undefined;
