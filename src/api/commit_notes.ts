@@ -14,10 +14,11 @@ import { p, parseValues, rawParams } from '../http/params.js';
 import { paginate, paginateArray } from '../http/pagination.js';
 import { REPOSITORY_READ, repositoryOf } from './repo_context.js';
 import { rubyErrors } from './noteables.js';
-import { blankBody, type NoteTarget } from '../services/notes/notes.js';
+import { blankBody, notesQuery, type NoteTarget } from '../services/notes/notes.js';
 import { createCommitComment, type CommentLine } from '../services/notes/commit_comments.js';
 import { commitNoteEntity } from '../entities/commit_note.js';
 import { usersById } from '../finders/users.js';
+import { mergeRequestsByIid } from '../finders/merge_requests.js';
 import { presentMergeRequestList } from './present_merge_requests.js';
 import { refNamesContaining, mergeRequestIidsContaining } from '../git/ref_contains.js';
 import { isAncestor } from '../git/merge.js';
@@ -51,7 +52,7 @@ async function mergeRequestsWith(deps: Deps, loaded: LoadedProject, commit: stri
   const gitdir = repositoryOf(deps, loaded.project).gitdir;
   const iids = await mergeRequestIidsContaining(gitdir, commit);
   if (!iids.length) return [];
-  const rows: MergeRequestRow[] = await deps.db('merge_requests').where({ target_project_id: loaded.project.id }).whereIn('iid', iids).orderBy('id', 'desc');
+  const rows = await mergeRequestsByIid(deps.db, loaded.project.id, iids);
   const out: MergeRequestRow[] = [];
   for (const mr of rows) {
     if (!can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request')) continue;
@@ -70,10 +71,7 @@ export const commitNoteRoutes: Route[] = [
     response: { schema: 'CommitNote', list: true },
     handler: async ({ ctx, deps, loaded, path }) => {
       const target = await commitTarget(deps, loaded, path.sha);
-      const query = deps.db('notes')
-        .where({ project_id: target.projectId, noteable_type: 'Commit', commit_id: target.commitId })
-        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
-      return present(deps, await paginate<NoteRow>(ctx, deps.db, query));
+      return present(deps, await paginate<NoteRow>(ctx, deps.db, notesQuery(deps.db, target, 'created_at', 'asc')));
     },
   }),
 

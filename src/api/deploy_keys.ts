@@ -10,15 +10,13 @@
 // Project responses carry the project's `can_push`; the instance list and enable do not.
 import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
-import type { UserRow } from '../store/rows.js';
 import type { DeployKeyInProject, KeyRow } from '../store/keys.js';
 import { forbidden, notFound, recordNotFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can } from '../policy/can.js';
-import { whereAccessibleDeployKeys, whereInUserProjects } from '../policy/deploy_keys.js';
-import { deployKeyInProject, deployKeysQuery, projectDeployKeysQuery } from '../finders/keys.js';
+import { deployKeyInProject, deployKeysQuery, findAccessibleDeployKey, keyInUserProjects, projectDeployKeysQuery } from '../finders/keys.js';
 import { deployKeyInProject as present, sshKey } from '../entities/ssh_key.js';
 import { addDeployKey, enableDeployKey, removeDeployKey, updateDeployKey } from '../services/keys/deploy_keys.js';
 
@@ -28,15 +26,6 @@ const keyId = { key_id: p.integer().required() };
 
 async function enabledKey(deps: Deps, projectId: number, id: number): Promise<DeployKeyInProject | undefined> {
   return deployKeyInProject(deps.db, projectId, id);
-}
-
-/** A deploy key the user may enable in a project (User#accessible_deploy_keys), or undefined. */
-async function usableKey(deps: Deps, user: UserRow, id: number): Promise<KeyRow | undefined> {
-  return whereAccessibleDeployKeys(deps.db('keys').select('keys.*').where({ 'keys.type': 'DeployKey', 'keys.id': id }), deps.db, user).first();
-}
-
-async function inUserProjects(deps: Deps, user: UserRow, id: number): Promise<boolean> {
-  return !!(await whereInUserProjects(deps.db('keys').where('keys.id', id), deps.db, user).first('keys.id'));
 }
 
 export const deployKeyRoutes: Route[] = [
@@ -102,7 +91,7 @@ export const deployKeyRoutes: Route[] = [
     handler: async ({ deps, user, project, params: v }) => {
       const key = await enabledKey(deps, project.id, v.key_id);
       if (!key) throw recordNotFound();
-      if (!can(user, { kind: 'deploy_key', inUserProjects: await inUserProjects(deps, user, key.id) }, 'update_deploy_key')) {
+      if (!can(user, { kind: 'deploy_key', inUserProjects: await keyInUserProjects(deps.db, user, key.id) }, 'update_deploy_key')) {
         throw forbidden();
       }
       return present(await updateDeployKey(deps, key, { title: v.title, can_push: v.can_push }));
@@ -135,7 +124,7 @@ export const deployKeyRoutes: Route[] = [
     summary: 'Enable an existing deploy key in a project (201 with the key)',
     response: { schema: 'SSHKey' },
     handler: async ({ deps, user, project, params: v }) => {
-      const key = await usableKey(deps, user, v.key_id);
+      const key = await findAccessibleDeployKey(deps.db, user, v.key_id);
       if (!key) throw notFound('Deploy Key');
       await enableDeployKey(deps, project, key);
       return sshKey(key);

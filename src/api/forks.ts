@@ -11,7 +11,7 @@ import { ApiError, notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { listSchema } from './project_params.js';
 import { PROJECT_LIST, projectList } from './project_lists.js';
-import { findNamespaceByIdOrPath } from '../finders/namespaces.js';
+import { findNamespaceByIdOrPath, findPersonalNamespace } from '../finders/namespaces.js';
 import { namespaceFacts } from '../policy/namespaces.js';
 import { projectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
@@ -25,7 +25,7 @@ async function targetNamespace(deps: Deps, user: UserRow, named: string | undefi
     namespace = await findNamespaceByIdOrPath(deps.db, named);
     if (namespace && !can(user, { kind: 'namespace', ...(await namespaceFacts(deps.db, user, namespace)) }, 'create_projects')) namespace = undefined;
   } else {
-    namespace = await deps.db('namespaces').where({ kind: 'user', owner_id: user.id }).first();
+    namespace = await findPersonalNamespace(deps.db, user.id);
   }
   if (!namespace) throw notFound('Target Namespace');
   return namespace;

@@ -1,6 +1,7 @@
 // Liveness and readiness probes (outside /api/v4, as GitLab has them).
 import Router from '@koa/router';
 import type { Deps } from '../deps.js';
+import { pingDatabase } from '../finders/health.js';
 
 export function healthRouter(deps: Deps): Router {
   const router = new Router();
@@ -14,7 +15,7 @@ export function healthRouter(deps: Deps): Router {
   router.get('/-/readiness', async (ctx) => {
     const checks: Record<string, { status: string; message?: string }> = {};
     try {
-      await deps.db.raw('select 1');
+      await pingDatabase(deps.db);
       checks.db_check = { status: 'ok' };
     } catch (err) {
       checks.db_check = { status: 'failed', message: (err as Error).message };

@@ -15,6 +15,7 @@ import { readableIssue, renderOne } from './issues.js';
 import { can } from '../policy/can.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
 import { findIssue } from '../finders/issues.js';
+import { openOrMergedInto } from '../finders/merge_requests.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
 import { issueParticipants } from '../finders/participants.js';
@@ -59,12 +60,7 @@ export const issueExtraRoutes: Route[] = [
       // Only merge requests into the default branch close issues (mergeRequestClosesIssues);
       // their authors are loaded in one query.
       const { default_branch: defaultBranch } = loaded.project;
-      const candidates: MergeRequestRow[] = defaultBranch
-        ? await deps.db('merge_requests')
-            .where({ target_project_id: loaded.project.id, target_branch: defaultBranch })
-            .whereIn('state', ['opened', 'merged'])
-            .orderBy('id', 'desc')
-        : [];
+      const candidates = defaultBranch ? await openOrMergedInto(deps.db, loaded.project.id, defaultBranch) : [];
       const readable = candidates.filter((mr) => can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request'));
       const authors = await usersById(deps.db, readable.map((mr) => mr.author_id));
       const closing: MergeRequestRow[] = [];

@@ -20,6 +20,7 @@ import { findMergeRequest } from '../finders/merge_requests.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import { discussionsToBeResolved, findDiscussion, type Discussion } from '../finders/discussions.js';
 import { fullPathOf } from '../finders/projects.js';
+import { findUserById } from '../finders/users.js';
 import { isResolvable } from '../store/note_kinds.js';
 import { resolveWithFollowUp } from '../services/notes/discussions.js';
 import { mergeRequestSubject } from './noteables.js';
@@ -35,7 +36,7 @@ const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
 
 async function item(deps: Deps, loaded: LoadedProject, mr: MergeRequestRow, d: Discussion): Promise<string> {
   const note = d.notes.find((n) => isResolvable(n) && n.resolved_at === null) ?? d.notes[0];
-  const author: UserRow | undefined = note.author_id === null ? undefined : await deps.db('users').where({ id: note.author_id }).first();
+  const author = note.author_id === null ? undefined : await findUserById(deps.db, note.author_id);
   const action = note === d.notes[0] ? 'started' : 'commented on';
   const url = `${deps.urls.web(fullPathOf(loaded.project))}/merge_requests/${mr.iid}#note_${note.id}`;
   const others = d.notes.length - 1;

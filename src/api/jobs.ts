@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { can } from '../policy/can.js';
 import { ciRefFacts } from '../policy/ci_refs.js';
 import { cancelJob, playJob, retryable, playable, retryJob } from '../services/ci/pipeline_actions.js';
-import { BUILD_TYPE } from '../services/ci/runner/pickup.js';
+import { findJob, latestSuccessfulJob } from '../finders/pipelines.js';
 import { artifactsFile, traceFile } from '../services/ci/runner/storage.js';
 import { readTrace } from '../services/ci/runner/trace.js';
 import type { BuildRow } from '../store/ci_rows.js';
@@ -24,15 +24,15 @@ import type Koa from 'koa';
 
 const jobId = { job_id: p.integer().required() };
 
-async function findJob(deps: Deps, projectId: number, id: number): Promise<BuildRow> {
-  const row: BuildRow | undefined = await deps.db('ci_builds').where({ project_id: projectId, id, type: BUILD_TYPE }).first();
+async function jobOr404(deps: Deps, projectId: number, id: number): Promise<BuildRow> {
+  const row = await findJob(deps.db, projectId, id);
   if (!row) throw recordNotFound();
   return row;
 }
 
 /** The job to run, found (404) and then judged (Ci::BuildPolicy's update_build: 403). */
 async function jobToRun(deps: Deps, loaded: LoadedProject, id: number): Promise<BuildRow> {
-  const build = await findJob(deps, loaded.project.id, id);
+  const build = await jobOr404(deps, loaded.project.id, id);
   if (!can(loaded.user, { kind: 'build', ...(await ciRefFacts(deps.db, loaded.project, loaded.access, build)) }, 'update_build')) throw forbidden();
   return build;
 }
@@ -61,7 +61,7 @@ export const jobRoutes: Route[] = [
     ability: 'read_build',
     params: jobId,
     summary: 'Get a specific job of a project',
-    handler: async ({ deps, project, params }) => presentJob(deps, project, await findJob(deps, project.id, params.job_id)),
+    handler: async ({ deps, project, params }) => presentJob(deps, project, await jobOr404(deps, project.id, params.job_id)),
   }),
   route({
     method: 'GET',
@@ -72,7 +72,7 @@ export const jobRoutes: Route[] = [
     params: jobId,
     summary: 'Get a trace of a specific job of a project',
     handler: async ({ ctx, deps, project, params }) => {
-      const build = await findJob(deps, project.id, params.job_id);
+      const build = await jobOr404(deps, project.id, params.job_id);
       ctx.status = 200;
       ctx.set('Content-Type', 'text/plain');
       ctx.set('Content-Disposition', `infile; filename="${build.id}.log"`);
@@ -130,7 +130,7 @@ export const jobRoutes: Route[] = [
     ability: 'read_build',
     params: jobId,
     summary: 'Download the artifacts archive from a job',
-    handler: async ({ ctx, deps, project, params }) => sendArtifacts(ctx, deps, await findJob(deps, project.id, params.job_id)),
+    handler: async ({ ctx, deps, project, params }) => sendArtifacts(ctx, deps, await jobOr404(deps, project.id, params.job_id)),
   }),
   route({
     method: 'GET',
@@ -142,16 +142,7 @@ export const jobRoutes: Route[] = [
     summary: 'Download the artifacts archive of the latest successful pipeline of a ref',
     handler: async ({ ctx, deps, project, params, path }) => {
       const refName = Array.isArray(path.ref_name) ? path.ref_name.join('/') : String(path.ref_name);
-      // Project#latest_successful_builds_for: the newest successful pipeline of the ref, its job of that name.
-      const pipeline: { id: number } | undefined = await deps.db('ci_pipelines')
-        .where({ project_id: project.id, ref: refName, status: 'success' })
-        .orderBy('id', 'desc')
-        .first('id');
-      if (!pipeline) throw recordNotFound();
-      const build: BuildRow | undefined = await deps.db('ci_builds')
-        .where({ pipeline_id: pipeline.id, name: params.job, type: BUILD_TYPE, retried: false, status: 'success' })
-        .orderBy('id', 'desc')
-        .first();
+      const build = await latestSuccessfulJob(deps.db, project.id, refName, params.job);
       if (!build) throw recordNotFound();
       return sendArtifacts(ctx, deps, build);
     },

@@ -12,7 +12,7 @@ import { can } from '../policy/can.js';
 import { ciRefFacts } from '../policy/ci_refs.js';
 import { fullPathOf } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
-import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesQuery } from '../finders/pipelines.js';
+import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesById, pipelinesQuery } from '../finders/pipelines.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
 import { jobEntity, pipelineBasic, pipelineCoverage, pipelineEntity } from '../entities/pipeline.js';
 import { createPipeline } from '../services/ci/create_pipeline.js';
@@ -33,7 +33,7 @@ async function presentPipeline(deps: Deps, row: PipelineRow) {
 export async function presentJobs(deps: Deps, project: ProjectWithNamespace, builds: BuildRow[]) {
   const users = await usersById(deps.db, builds.map((b) => b.user_id));
   const pipelineIds = [...new Set(builds.map((b) => b.pipeline_id))];
-  const pipelines: PipelineRow[] = pipelineIds.length ? await deps.db('ci_pipelines').whereIn('id', pipelineIds) : [];
+  const pipelines = await pipelinesById(deps.db, pipelineIds);
   const byId = new Map(pipelines.map((x) => [x.id, x]));
   const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
   const commits = new Map<string, CommitInfo | undefined>();

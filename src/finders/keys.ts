@@ -4,6 +4,8 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { DeployKeyInProject, KeyRow } from '../store/keys.js';
+import type { UserRow } from '../store/rows.js';
+import { whereAccessibleDeployKeys, whereInUserProjects } from '../policy/deploy_keys.js';
 
 /** A user's own keys (GET /user/keys, /users/:id/keys). */
 export function userKeysQuery(db: Conn, userId: number): Knex.QueryBuilder {
@@ -50,4 +52,14 @@ export async function findKeyByFingerprint(db: Conn, fingerprint: string): Promi
 /** A deploy key's link to a project (its `can_push` there), or undefined. */
 export async function deployKeyLink(db: Conn, keyId: number, projectId: number): Promise<{ can_push: boolean | number } | undefined> {
   return db('deploy_keys_projects').where({ deploy_key_id: keyId, project_id: projectId }).first('can_push');
+}
+
+/** A deploy key the user may enable in a project (User#accessible_deploy_keys), or undefined. */
+export async function findAccessibleDeployKey(db: Conn, user: UserRow, id: number): Promise<KeyRow | undefined> {
+  return whereAccessibleDeployKeys(db('keys').select('keys.*').where({ 'keys.type': 'DeployKey', 'keys.id': id }), db, user).first();
+}
+
+/** Whether the key is enabled in a project the user is a member of. */
+export async function keyInUserProjects(db: Conn, user: UserRow, id: number): Promise<boolean> {
+  return !!(await whereInUserProjects(db('keys').where('keys.id', id), db, user).first('keys.id'));
 }

@@ -21,6 +21,16 @@ export async function findMergeRequest(db: Conn, projectId: number, iid: number)
   return db('merge_requests').where({ target_project_id: projectId, iid }).first();
 }
 
+/** The project's merge requests of these iids, newest first. */
+export async function mergeRequestsByIid(db: Conn, projectId: number, iids: number[]): Promise<MergeRequestRow[]> {
+  return db('merge_requests').where({ target_project_id: projectId }).whereIn('iid', iids).orderBy('id', 'desc');
+}
+
+/** The open and merged merge requests into a branch of the project, newest first (those that may close issues). */
+export async function openOrMergedInto(db: Conn, projectId: number, targetBranch: string): Promise<MergeRequestRow[]> {
+  return db('merge_requests').where({ target_project_id: projectId, target_branch: targetBranch }).whereIn('state', ['opened', 'merged']).orderBy('id', 'desc');
+}
+
 export const MR_STATES = ['opened', 'closed', 'merged', 'locked', 'all'] as const;
 export const MR_SCOPES = ['created-by-me', 'assigned-to-me', 'all'] as const;
 export const MR_ORDERS = ['created_at', 'updated_at'] as const;

@@ -17,6 +17,11 @@ export async function findNamespaceByIdOrPath(db: Conn, idOrPath: string): Promi
   return db('namespaces').whereRaw('lower(full_path) = ?', [idOrPath.toLowerCase()]).first();
 }
 
+/** The user's personal namespace. */
+export async function findPersonalNamespace(db: Conn, userId: number): Promise<NamespaceRow | undefined> {
+  return db('namespaces').where({ kind: 'user', owner_id: userId }).first();
+}
+
 /** GET /namespaces: the user's namespaces, optionally searched by name or path; by id. */
 export function namespacesQuery(db: Conn, user: UserRow, search?: string): Knex.QueryBuilder {
   const q = db('namespaces').select('namespaces.*');

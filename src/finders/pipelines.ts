@@ -56,6 +56,28 @@ export async function findBuild(db: Conn, projectId: number, id: number): Promis
   return db('ci_builds').where({ project_id: projectId, id }).first();
 }
 
+/** A job of the project: a Ci::Build, never an external commit status (`user_project.builds.find`). */
+export async function findJob(db: Conn, projectId: number, id: number): Promise<BuildRow | undefined> {
+  return db('ci_builds').where({ project_id: projectId, id, type: 'Ci::Build' }).first();
+}
+
+/**
+ * Project#latest_successful_builds_for(ref) with that name: the newest successful pipeline of
+ * the ref, and its newest successful job of the name that was not retried.
+ */
+export async function latestSuccessfulJob(db: Conn, projectId: number, ref: string, name: string): Promise<BuildRow | undefined> {
+  const pipeline: { id: number } | undefined = await db('ci_pipelines').where({ project_id: projectId, ref, status: 'success' }).orderBy('id', 'desc').first('id');
+  if (!pipeline) return undefined;
+  return db('ci_builds')
+    .where({ pipeline_id: pipeline.id, name, type: 'Ci::Build', retried: false, status: 'success' })
+    .orderBy('id', 'desc')
+    .first();
+}
+
+export async function pipelinesById(db: Conn, ids: number[]): Promise<PipelineRow[]> {
+  return ids.length ? db('ci_pipelines').whereIn('id', ids) : [];
+}
+
 export const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'] as const;
 
 /**
