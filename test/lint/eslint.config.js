@@ -17,4 +17,21 @@ export default [
       'regexp/no-super-linear-move': 'error',
     },
   },
+  // The API layer only declares and presents: a route reads through finders/ and changes
+  // state through services/, never with the database handle itself (`deps.db(...)`,
+  // `req.deps.db(...)`, `deps.db.transaction`, `deps.db.raw`). Passing `deps.db` on is fine.
+  {
+    files: ['src/api/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.object.name='deps'][callee.property.name='db']",
+          "CallExpression[callee.object.property.name='deps'][callee.property.name='db']",
+          "MemberExpression[object.object.name='deps'][object.property.name='db']",
+          "MemberExpression[object.object.property.name='deps'][object.property.name='db']",
+        ].map((selector) => ({ selector, message: 'No database calls in api/: queries belong in finders/, writes in services/.' })),
+      ],
+    },
+  },
 ];
