@@ -2,8 +2,10 @@
 // POST .../cancel_merge_when_pipeline_succeeds and GET .../closes_issues. The route table
 // loads the project and parses the parameters; the merge request is then found in it (GitLab's
 // find_project_merge_request, no read check of its own: `404 Not found` when missing, and for
-// an iid that is not a number, which 10.8 does not declare here). Each route checks its own
-// right; the merge rules themselves are in services/merge_requests/merges.ts.
+// an iid that is not a number, which 10.8 does not declare here). Merging declares its right,
+// merge_merge_request (policy/merge_requests.ts), asked of the merge request once it is found
+// and answered 401 as 10.8's `unauthorized!`; the other routes check theirs; the merge rules
+// themselves are in services/merge_requests/merges.ts.
 import type { Deps } from '../deps.js';
 import type { LoadedProject } from './core/loaders.js';
 import { route, type Route } from './core/route.js';
@@ -43,6 +45,9 @@ export const mergeRequestActionRoutes: Route[] = [
     path: `${ITEM}/merge`,
     auth: 'user',
     load: 'project',
+    item: 'merge_request',
+    ability: 'merge_merge_request',
+    denied: 401,
     params: {
       merge_commit_message: p.string(),
       should_remove_source_branch: p.boolean(),
@@ -51,9 +56,8 @@ export const mergeRequestActionRoutes: Route[] = [
     },
     summary: 'Merge a merge request (or merge when the pipeline succeeds)',
     response: MERGE_REQUEST,
-    handler: async ({ deps, user, loaded, path, params }) => {
-      const mr = await mergeRequestOr404(deps, loaded, path.merge_request_iid);
-      const merged = await acceptMergeRequest(deps, loaded, mr, user, {
+    handler: async ({ deps, user, loaded, mergeRequest, params }) => {
+      const merged = await acceptMergeRequest(deps, loaded, mergeRequest, user, {
         commitMessage: params.merge_commit_message ?? undefined,
         shouldRemoveSourceBranch: params.should_remove_source_branch ?? undefined,
         mergeWhenPipelineSucceeds: params.merge_when_pipeline_succeeds ?? undefined,

@@ -16,7 +16,7 @@
 // refuses its writes (policy/archived.ts).
 //
 // Not abilities, and so not here: branch protection (BranchRules in branches.ts, which needs
-// the branch), the "no vote on what you authored" rule of awards (awardableByUser in notes.ts,
+// the branch; merge_merge_request asks it of the target branch the subject carries), the "no vote on what you authored" rule of awards (awardableByUser in notes.ts,
 // the Awardable model's rule in GitLab, asked beside `award_emoji`), and list scopes (the
 // where… query builders).
 import type { Flag, MemberRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
@@ -40,7 +40,9 @@ import {
   canReadMergeRequest,
   canReadMergeRequests,
   canUpdateMergeRequest,
+  canMergeInto,
   type MergeRequestFacts,
+  type TargetBranchFacts,
 } from './merge_requests.js';
 import {
   canAdminNote,
@@ -115,6 +117,8 @@ export interface MergeRequestSubject {
   project: ProjectWithNamespace;
   access: ProjectAccess;
   mergeRequest: MergeRequestFacts & { discussion_locked?: Flag | boolean | null };
+  /** Its target branch and the project's branch rules (targetBranchFacts()): without them, merge_merge_request is refused. */
+  targetBranch?: TargetBranchFacts;
 }
 
 /** One note, with what its noteable's own policy said (readable, locked). */
@@ -264,7 +268,8 @@ export type MergeRequestAbility =
   | 'destroy_merge_request'
   | 'create_note'
   | 'award_emoji'
-  | 'resolve_note';
+  | 'resolve_note'
+  | 'merge_merge_request';
 export type NoteAbility = 'admin_note' | 'award_emoji' | 'resolve_note';
 export type AwardAbility = 'destroy_award_emoji';
 export type OneProjectSnippetAbility = ProjectSnippetAbility | 'create_note' | 'award_emoji';
@@ -350,6 +355,7 @@ const MERGE_REQUEST_RULES: Rules<MergeRequestSubject> = {
   award_emoji: (u, s) => canAward(u, s.project, s.access, mergeRequestNoteable(u, s)),
   // A discussion of it (ResolvableDiscussion#can_resolve?).
   resolve_note: (u, s) => canResolveDiscussion(u, s.project, s.access, mergeRequestNoteable(u, s)),
+  merge_merge_request: (u, s) => !!s.targetBranch && canMergeInto(u, s.project, s.access, s.targetBranch),
 };
 
 function mergeRequestNoteable(user: UserRow | null, s: MergeRequestSubject): NoteableFacts {

@@ -8,7 +8,10 @@
 //   developers and up;
 // - admin (labels, milestone, assignee, discussion lock): developers and up;
 // - update: developers and up, or the author or assignee;
-// - destroy: the project owner or an admin.
+// - destroy: the project owner or an admin;
+// - merge (MergeRequest#can_be_merged_by?, Gitlab::UserAccess#can_update_branch?): whoever may
+//   push to the target branch or merge into it under its protection (an unprotected branch:
+//   developers and up; a protected one: its push or merge access levels).
 // Merge requests disabled removes everything; an archived project allows reading only
 // (policy/archived.ts); a blocked user nothing.
 import type { Knex } from 'knex';
@@ -115,7 +118,22 @@ export async function mergeRequestReaders(db: Conn, project: ProjectWithNamespac
   return out;
 }
 
+/** The target branch of a merge request with its project's protection rules: what merge_merge_request decides from. */
+export interface TargetBranchFacts {
+  name: string;
+  rules: BranchRules;
+}
+
+export async function targetBranchFacts(db: Conn, project: Pick<ProjectWithNamespace, 'id'>, mr: { target_branch: string }): Promise<TargetBranchFacts> {
+  return { name: mr.target_branch, rules: await BranchRules.load(db, project) };
+}
+
 /** MergeRequest#can_be_merged_by? (can_update_branch?): push or merge rights on the target branch. */
+export function canMergeInto(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, target: TargetBranchFacts): boolean {
+  return target.rules.canPush(user, project, access, target.name) || target.rules.canMerge(user, project, access, target.name);
+}
+
+/** canMergeInto with the target project's rules loaded. */
 export async function canMergeMergeRequest(
   db: Conn,
   project: ProjectWithNamespace,
@@ -123,8 +141,7 @@ export async function canMergeMergeRequest(
   user: UserRow | null,
   mr: { target_branch: string },
 ): Promise<boolean> {
-  const rules = await BranchRules.load(db, project);
-  return rules.canPush(user, project, access, mr.target_branch) || rules.canMerge(user, project, access, mr.target_branch);
+  return canMergeInto(user, project, access, await targetBranchFacts(db, project, mr));
 }
 
 /** Cancelling "merge when pipeline succeeds": whoever may merge, and the author. */

@@ -5,14 +5,18 @@ import type { Deps } from '../../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { currentUser } from '../../http/auth.js';
 import { requestEpochs } from '../../http/request_settings.js';
-import { forbidden, notFound, unauthorized } from '../../http/errors.js';
+import { forbidden, notFound, recordNotFound, unauthorized } from '../../http/errors.js';
+import { coerceInteger } from '../../http/params.js';
 import { findProjectForRequest, type RequestProject } from '../../finders/projects.js';
 import { EpochCache, perStore } from '../../store/cache_epochs.js';
 import { emptyExtras, type ProjectExtras } from '../../finders/project_extras.js';
 import { findGroupByIdOrPath } from '../../finders/groups.js';
 import { canReadProject, type ProjectAccess } from '../../policy/projects.js';
 import { canReadGroup, groupFacts } from '../../policy/groups.js';
-import { can, projectSubject, type GroupSubject, type ProjectAbility, type ProjectSubject } from '../../policy/can.js';
+import { can, projectSubject, type GroupSubject, type MergeRequestSubject, type ProjectAbility, type ProjectSubject } from '../../policy/can.js';
+import { targetBranchFacts } from '../../policy/merge_requests.js';
+import { findMergeRequest } from '../../finders/merge_requests.js';
+import type { MergeRequestRow } from '../../store/issuable_rows.js';
 
 export interface LoadedProject {
   project: ProjectWithNamespace;
@@ -107,4 +111,23 @@ export async function groupSubjectOf(deps: Deps, user: UserRow | null, idOrPath:
   const facts = await groupFacts(deps.db, user, group);
   if (!facts.readable) throw notFound('Group');
   return { kind: 'group', ...facts };
+}
+
+/**
+ * The merge request of `ctx.params.merge_request_iid` in the loaded project, or `404 Not
+ * found` (GitLab's find_project_merge_request: no read check of its own; an iid that is not a
+ * number too, which 10.8 does not declare). Its policy subject carries the target branch and
+ * the project's branch rules, which merge_merge_request decides from.
+ */
+export async function loadMergeRequestItem(ctx: Koa.Context, deps: Deps, loaded: LoadedProject): Promise<{ mergeRequest: MergeRequestRow; subject: MergeRequestSubject }> {
+  let iid: number;
+  try {
+    iid = coerceInteger(ctx.params.merge_request_iid);
+  } catch {
+    throw recordNotFound();
+  }
+  const mergeRequest = await findMergeRequest(deps.db, loaded.project.id, iid);
+  if (!mergeRequest) throw recordNotFound();
+  const targetBranch = await targetBranchFacts(deps.db, loaded.project, mergeRequest);
+  return { mergeRequest, subject: { kind: 'merge_request', project: loaded.project, access: loaded.access, mergeRequest, targetBranch } };
 }

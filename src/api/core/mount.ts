@@ -5,8 +5,11 @@
 //      non-admins (requireUser / requireAdmin);
 //   2. load the subject of `:id`: 404 when it is missing or the user may not see it (never 403
 //      for a private project's existence);
-//   3. the route's ability on it: 403, or 401 when nobody is signed in;
+//   3. the route's ability on it: 403, or 401 when nobody is signed in (401 for everyone on a
+//      route declaring `denied: 401`);
 //   4. parameters: 400 {"error": "..."} in Grape's words;
+//   4b. a route with an `item` (a merge request of the project) finds it now (404), then asks
+//      the route's ability of it, as step 3 would, instead of at step 3;
 //   5. the handler, whose return value becomes the body with the route's status.
 import type Router from '@koa/router';
 import type Koa from 'koa';
@@ -17,7 +20,7 @@ import { forbidden, notFound, paramError, unauthorized } from '../../http/errors
 import { parseValues, rawParams } from '../../http/params.js';
 import { findUserById } from '../../finders/users.js';
 import { can, type Ability } from '../../policy/can.js';
-import { loadGroupSubject, loadProject } from './loaders.js';
+import { loadGroupSubject, loadMergeRequestItem, loadProject, type LoadedProject } from './loaders.js';
 import { HANDLED, statusOf, takesBody, type Route, type RouteRequest } from './route.js';
 
 /** The router layers of routes that read a request body (route.ts takesBody). */
@@ -74,6 +77,13 @@ async function load(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null
   }
 }
 
+/** Step 4b: the route's item in the loaded project, and the ability check bound to it. */
+async function loadItem(ctx: Koa.Context, deps: Deps, r: Route, user: UserRow | null, part: Record<string, unknown>): Promise<Loaded> {
+  if (r.item !== 'merge_request' || !part.loaded) throw new Error(`route ${r.method} ${r.path}: an item needs load: 'project'`);
+  const item = await loadMergeRequestItem(ctx, deps, part.loaded as LoadedProject);
+  return { part: { mergeRequest: item.mergeRequest }, can: (a) => can(user, item.subject, a as never) };
+}
+
 /**
  * Step 4 for the path of a route on a loaded subject: a NUL in a path parameter other than
  * `:id` (a branch, a key, a file path of the project, group or user) names nothing git or the
@@ -92,13 +102,16 @@ function handlerOf(deps: Deps, r: Route): Koa.Middleware {
     if (notThisRoute(ctx, r)) return next();
     const user = authenticate(ctx, r);
     const loaded = await load(ctx, deps, r, user);
+    const refuse = () => (user && r.denied !== 401 ? forbidden() : unauthorized());
     const authorize = (ability: Ability) => {
-      if (!loaded.can(ability)) throw user ? forbidden() : unauthorized();
+      if (!loaded.can(ability)) throw refuse();
     };
-    if (r.ability) authorize(r.ability);
+    if (r.ability && !r.item) authorize(r.ability);
     if (r.load) refuseNulInPath(ctx);
     const params = r.params ? parseValues({ ...rawParams(ctx), ...ctx.params }, r.params, r.rules) : {};
-    const req = { ctx, deps, user, params, path: ctx.params, authorize, can: loaded.can, ...loaded.part };
+    const item = r.item ? await loadItem(ctx, deps, r, user, loaded.part) : undefined;
+    if (item && r.ability && !item.can(r.ability)) throw refuse();
+    const req = { ctx, deps, user, params, path: ctx.params, authorize, can: loaded.can, ...loaded.part, ...item?.part };
     const result = await r.handler(req as unknown as RouteRequest<'anonymous', undefined, {}>);
     if (result === HANDLED) return;
     ctx.status = status;

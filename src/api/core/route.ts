@@ -21,6 +21,12 @@
 //     ability: 'admin_label',                // optional: GitLab's ability on that subject, typed
 //                                            // per subject (policy/can.ts); 403, or 401 when
 //                                            // nobody is signed in
+//     item: 'merge_request',                 // optional, 'project' routes: the ability is the
+//                                            // item's, asked once the parameters are parsed and
+//                                            // the item is found (`:merge_request_iid`, 404 Not
+//                                            // found), as GitLab finds it before authorize!
+//     denied: 401,                           // optional: a refused ability answers 401 to
+//                                            // everyone (Grape's `unauthorized!`), not 403
 //     params: { name: p.string().required(), color: p.string().required() },  // http/params.ts
 //     rules: { atLeastOneOf: ['color'] },    // optional, http/params.ts Rules
 //     status: 201,                           // optional: 201 for POST, 204 for DELETE, else 200
@@ -31,8 +37,8 @@
 //   })
 //
 // `mount()` (mount.ts) runs the shared steps in GitLab's order — authentication (401/403) →
-// load the subject (404) → ability (403/401) → parameters (400 {"error": ...}) — and only then
-// calls the handler, so a handler never calls requireUser, loadProject, authorize or parse.
+// load the subject (404) → ability (403/401) → parameters (400 {"error": ...}), or with an
+// `item`: parameters → the item (404) → its ability — and only then calls the handler, so a handler never calls requireUser, loadProject, authorize or parse.
 // `params` are parsed from the query, the body and the path (the path wins, as in Grape: declare
 // `milestone_id: p.integer().required()` to get "milestone_id is invalid"), typed from the schema.
 //
@@ -40,7 +46,7 @@
 // 'anonymous'), params, path (the raw path parameters, decoded), `authorize(ability)` and
 // `can(ability)` on the loaded subject, and what was loaded: `project`, `access` and `loaded`
 // (LoadedProject, what services take) for 'project'; `group` and `subject` for 'group';
-// `target` for 'user'. Checks GitLab makes later than the route's ability (a second ability
+// `target` for 'user'; `mergeRequest` for the item 'merge_request'. Checks GitLab makes later than the route's ability (a second ability
 // after the parameters, as the legacy protect route; an ability that depends on a parameter)
 // are `req.authorize(...)` calls in the handler. Abilities on sub-objects (an issue, a note)
 // are asked with `can(user, subject, ability)` from policy/can.ts; never test levels or
@@ -55,21 +61,26 @@ import type { Deps } from '../../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { Parsed, Rules, Schema } from '../../http/params.js';
 import type { ProjectAccess } from '../../policy/projects.js';
-import type { GroupAbility, GroupSubject, ProjectAbility, UserAbility } from '../../policy/can.js';
+import type { MergeRequestRow } from '../../store/issuable_rows.js';
+import type { GroupAbility, GroupSubject, MergeRequestAbility, ProjectAbility, UserAbility } from '../../policy/can.js';
 import type { LoadedProject } from './loaders.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Auth = 'anonymous' | 'user' | 'admin';
 export type Load = 'project' | 'group' | 'user';
+/** What a 'project' route finds in the project before asking its ability. */
+export type Item = 'merge_request';
 
-/** The abilities a route may require of what it loads. */
-export type AbilityFor<L extends Load | undefined> = L extends 'project'
-  ? ProjectAbility
-  : L extends 'group'
-    ? GroupAbility
-    : L extends 'user'
-      ? UserAbility
-      : never;
+/** The abilities a route may require of what it loads (of its item, when it has one). */
+export type AbilityFor<L extends Load | undefined, I extends Item | undefined = undefined> = I extends 'merge_request'
+  ? MergeRequestAbility
+  : L extends 'project'
+    ? ProjectAbility
+    : L extends 'group'
+      ? GroupAbility
+      : L extends 'user'
+        ? UserAbility
+        : never;
 
 /** What a 'project' route's handler gets. */
 export interface ProjectRequest {
@@ -93,9 +104,16 @@ export interface UserRequest {
 
 type LoadedPart<L> = L extends 'project' ? ProjectRequest : L extends 'group' ? GroupRequest : L extends 'user' ? UserRequest : unknown;
 
+/** What a route with the item 'merge_request' gets: the merge request of `:merge_request_iid`. */
+export interface MergeRequestItem {
+  mergeRequest: MergeRequestRow;
+}
+
+type ItemPart<I> = I extends 'merge_request' ? MergeRequestItem : unknown;
+
 export type RequestUser<A extends Auth> = A extends 'anonymous' ? UserRow | null : UserRow;
 
-export type RouteRequest<A extends Auth, L extends Load | undefined, S extends Schema> = {
+export type RouteRequest<A extends Auth, L extends Load | undefined, S extends Schema, I extends Item | undefined = undefined> = {
   ctx: Koa.Context;
   deps: Deps;
   user: RequestUser<A>;
@@ -105,7 +123,8 @@ export type RouteRequest<A extends Auth, L extends Load | undefined, S extends S
   /** 403 (401 when nobody is signed in) unless the user has `ability` on the loaded subject. */
   authorize(ability: AbilityFor<L>): void;
   can(ability: AbilityFor<L>): boolean;
-} & LoadedPart<L>;
+} & LoadedPart<L> &
+  ItemPart<I>;
 
 /** Documentation of the success body, for the OpenAPI document. */
 export interface ResponseDoc {
@@ -115,12 +134,15 @@ export interface ResponseDoc {
   list?: boolean;
 }
 
-export interface RouteSpec<A extends Auth, L extends Load | undefined, S extends Schema> {
+export interface RouteSpec<A extends Auth, L extends Load | undefined, S extends Schema, I extends Item | undefined = undefined> {
   method: Method;
   path: string;
   auth: A;
   load?: L;
-  ability?: AbilityFor<L>;
+  item?: I;
+  ability?: AbilityFor<L, I>;
+  /** A refused ability answers 401 to signed-in users too (Grape's `unauthorized!`); 403 otherwise. */
+  denied?: 401;
   params?: S;
   rules?: Rules;
   /** The route reads a request body (see takesBody for the default). */
@@ -129,20 +151,22 @@ export interface RouteSpec<A extends Auth, L extends Load | undefined, S extends
   status?: number;
   summary: string;
   response?: ResponseDoc;
-  handler(req: RouteRequest<A, L, S>): unknown;
+  handler(req: RouteRequest<A, L, S, I>): unknown;
 }
 
 /** A route of a table, its types erased (what mount, `make routes` and OpenAPI read). */
-export type Route = Omit<RouteSpec<Auth, Load | undefined, Schema>, 'handler' | 'ability'> & {
-  ability?: ProjectAbility | GroupAbility | UserAbility;
-  handler(req: RouteRequest<Auth, Load | undefined, Schema>): unknown;
+export type Route = Omit<RouteSpec<Auth, Load | undefined, Schema, Item | undefined>, 'handler' | 'ability'> & {
+  ability?: ProjectAbility | GroupAbility | UserAbility | MergeRequestAbility;
+  handler(req: RouteRequest<Auth, Load | undefined, Schema, Item | undefined>): unknown;
 };
 
 /** Returned by a handler that wrote the response itself. */
 export const HANDLED: unique symbol = Symbol('handled');
 
-/** Declares a route; its handler's request is typed from `auth`, `load` and `params`. */
-export function route<A extends Auth, S extends Schema = {}, L extends Load | undefined = undefined>(spec: RouteSpec<A, L, S>): Route {
+/** Declares a route; its handler's request is typed from `auth`, `load`, `item` and `params`. */
+export function route<A extends Auth, S extends Schema = {}, L extends Load | undefined = undefined, I extends Item | undefined = undefined>(
+  spec: RouteSpec<A, L, S, I>,
+): Route {
   return spec as unknown as Route;
 }
 

@@ -2,7 +2,8 @@
 // MergeService, FfMergeService, PostMergeService and MergeWhenPipelineSucceedsService).
 //
 // The checks, in GitLab's order: the user may update the target branch (push or merge
-// rights under branch protection) else 401; the merge request is in a mergeable state (open,
+// rights under branch protection: merge_merge_request in policy/merge_requests.ts, which the
+// route asks first) else 401; the merge request is in a mergeable state (open,
 // not WIP, not broken: both branches exist and it has commits of its own; the pipeline rule
 // of only_allow_merge_if_pipeline_succeeds (merge_requests/mergeable_ci_state.ts) unless merging when the
 // pipeline succeeds; under only_allow_merge_if_all_discussions_are_resolved, no
@@ -21,13 +22,13 @@
 // pipeline succeeds waits while the head pipeline is active (merge_requests/automatic_merge.ts).
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
-import { CannotMerge, DomainError, NotAllowed, NotMergeable, RefMoved, ShaMismatch } from '../../store/domain_errors.js';
+import { CannotMerge, DomainError, NotMergeable, RefMoved, ShaMismatch } from '../../store/domain_errors.js';
 import { workInProgress } from '../../store/merge_request_facts.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
 import { hasUnresolvedDiscussions } from '../../finders/discussions.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
 import { fullPathOf } from '../../finders/projects.js';
-import { canMergeMergeRequest, canRemoveSourceBranch } from '../../policy/merge_requests.js';
+import { canRemoveSourceBranch } from '../../policy/merge_requests.js';
 import { projectAccess } from '../../policy/projects.js';
 import { readRef } from '../../git/refs.js';
 import { fastForwardPossible, isAncestor, writeMergeCommit } from '../../git/merge.js';
@@ -91,16 +92,15 @@ export async function checkMergeable(deps: Deps, project: ProjectWithNamespace, 
 }
 
 /**
- * PUT .../merge. `loaded` is the merge request's (target) project as the request sees it.
- * Returns the merge request as stored afterwards. With merge_when_pipeline_succeeds the
+ * PUT .../merge. `loaded` is the merge request's (target) project as the request sees it;
+ * the caller has asked merge_merge_request of the merge request (policy/can.ts). Returns the merge request as stored afterwards. With merge_when_pipeline_succeeds the
  * pipeline rule is not checked first (GitLab's skip_ci_check): while the head pipeline is
  * pending or running the merge request is set to wait for it; otherwise it merges now, unless
  * the pipeline rule fails, which MergeService refuses quietly (GitLab records a merge_error
  * and the API answers the merge request unmerged, 200).
  */
 export async function acceptMergeRequest(deps: Deps, loaded: ProjectContext, mr: MergeRequestRow, user: UserRow, params: MergeParams): Promise<MergeRequestRow> {
-  const { project, access } = loaded;
-  if (!(await canMergeMergeRequest(deps.db, project, access, user, mr))) throw new NotAllowed();
+  const { project } = loaded;
   const automatic = params.mergeWhenPipelineSucceeds === true;
   await checkMergeable(deps, project, mr, automatic);
   const head = mr.head_sha!;

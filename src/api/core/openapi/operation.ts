@@ -9,7 +9,7 @@ import type { OpenApiPath } from './paths.js';
 
 const SIGNED_IN = [{ private_token: [] }, { private_token_query: [] }, { bearer: [] }];
 
-const SUBJECT: Record<string, string> = { project: 'project', group: 'group', user: 'user' };
+const SUBJECT: Record<string, string> = { project: 'project', group: 'group', user: 'user', merge_request: 'merge request' };
 
 const ID_DESCRIPTION: Record<string, string> = {
   project: "The project's id or its URL-encoded path (`group%2Fproject`).",
@@ -67,7 +67,8 @@ function describe(r: Route): string {
     r.auth === 'admin' ? 'Administrators only.' : r.auth === 'user' ? 'Signed-in users only.' : r.ability ? 'Signed in or not, as the ability allows.' : 'Anyone, signed in or not.';
   const lines = [who];
   if (r.load) lines.push(`Answers 404 when the ${SUBJECT[r.load]} named by \`id\` does not exist or is not visible.`);
-  if (r.ability) lines.push(`Needs \`${r.ability}\` on the ${r.load ? SUBJECT[r.load] : 'subject'}.`);
+  if (r.item) lines.push(`Answers 404 when the ${SUBJECT[r.item]} named in the path does not exist in it.`);
+  if (r.ability) lines.push(`Needs \`${r.ability}\` on the ${r.item ? SUBJECT[r.item] : r.load ? SUBJECT[r.load] : 'subject'}${r.denied === 401 ? ' (else 401, signed in or not)' : ''}.`);
   if (r.rules?.atLeastOneOf) lines.push(`At least one of ${r.rules.atLeastOneOf.map((n) => `\`${n}\``).join(', ')}.`);
   for (const group of r.rules?.mutuallyExclusive ?? []) lines.push(`At most one of ${group.map((n) => `\`${n}\``).join(', ')}.`);
   return lines.join(' ');
@@ -83,7 +84,7 @@ function responses(r: Route, body: JsonSchema | undefined, paginated: boolean): 
   const out: JsonSchema = { [String(status)]: success };
   if (r.params && Object.keys(r.params).length) out['400'] = ref('responses', 'BadRequest');
   if (r.auth !== 'anonymous' || r.ability) out['401'] = ref('responses', 'Unauthorized');
-  if (r.auth === 'admin' || r.ability) out['403'] = ref('responses', 'Forbidden');
+  if (r.auth === 'admin' || (r.ability && r.denied !== 401)) out['403'] = ref('responses', 'Forbidden');
   if (r.load) out['404'] = ref('responses', 'NotFound');
   return out;
 }
