@@ -93,7 +93,7 @@ export const branchRoutes: Route[] = [
   route({
     method: 'POST',
     path: '/projects/:id/repository/branches',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'push_code',
     params: { branch: p.string().required(), ref: p.string().required() },
@@ -111,7 +111,7 @@ export const branchRoutes: Route[] = [
   route({
     method: 'DELETE',
     path: BRANCH_ROUTE,
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'push_code',
     summary: 'Delete a branch',
@@ -128,7 +128,7 @@ export const branchRoutes: Route[] = [
   route({
     method: 'DELETE',
     path: '/projects/:id/repository/merged_branches',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'push_code',
     status: 202,

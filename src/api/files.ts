@@ -109,7 +109,7 @@ function parseActions(raw: unknown): CommitRequest['actions'] {
   });
 }
 
-const FILE_WRITE = { auth: 'anonymous', load: 'project', ability: 'push_code', response: { schema: 'FileWrite' } } as const;
+const FILE_WRITE = { auth: 'by_ability', load: 'project', ability: 'push_code', response: { schema: 'FileWrite' } } as const;
 
 export const fileRoutes: Route[] = [
   route({
@@ -147,7 +147,7 @@ export const fileRoutes: Route[] = [
   route({
     method: 'POST',
     path: '/projects/:id/repository/commits',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'push_code',
     params: {

@@ -29,7 +29,7 @@ export const protectedBranchRoutes: Route[] = [
   route({
     method: 'GET',
     path: '/projects/:id/protected_branches',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'admin_project',
     summary: "List a project's protected branch rules",
@@ -40,7 +40,7 @@ export const protectedBranchRoutes: Route[] = [
   route({
     method: 'GET',
     path: RULE_ROUTE,
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'admin_project',
     summary: 'Get a protected branch rule (exact name or wildcard)',
@@ -51,7 +51,7 @@ export const protectedBranchRoutes: Route[] = [
   route({
     method: 'POST',
     path: '/projects/:id/protected_branches',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'admin_project',
     params: {
@@ -71,7 +71,7 @@ export const protectedBranchRoutes: Route[] = [
   route({
     method: 'DELETE',
     path: RULE_ROUTE,
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'admin_project',
     summary: 'Unprotect a branch or wildcard',
@@ -87,7 +87,7 @@ export const protectedBranchRoutes: Route[] = [
   route({
     method: 'PUT',
     path: '/projects/:id/repository/branches/:branch/protect',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'download_code',
     params: { developers_can_push: p.boolean(), developers_can_merge: p.boolean() },
@@ -107,7 +107,7 @@ export const protectedBranchRoutes: Route[] = [
   route({
     method: 'PUT',
     path: '/projects/:id/repository/branches/:branch/unprotect',
-    auth: 'anonymous',
+    auth: 'by_ability',
     load: 'project',
     ability: 'admin_project',
     summary: 'Unprotect an existing branch (legacy)',

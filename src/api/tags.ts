@@ -1,7 +1,8 @@
 // Tags and their releases (GitLab 10.8 lib/api/tags.rb): list, get, create, delete, and the
 // release notes of a tag (POST to add, PUT to change). Every route declares REPOSITORY_READ
-// (the project, 404; download_code, 403: tags.rb's `before`); the writes then validate their
-// parameters and ask push_code (`authorize_push_project`), in that order, as Grape does.
+// (the project, 404; download_code, 403: tags.rb's `before`), the writes as TAG_WRITE
+// (`by_ability`: no sign-in asked first); the writes then validate their parameters and ask
+// push_code (`authorize_push_project`, 401 for the anonymous), in that order, as Grape does.
 // Tag names with slashes arrive URL-encoded. Each tag shows its stored release (one query
 // per page). Service refusals answer `{"message": ...}` with 10.8's statuses: 400 for the
 // tag writes, 404/409 for releases.
@@ -39,6 +40,9 @@ async function findTag(reader: RepoReader, name: string): Promise<TagRef | undef
 }
 
 const releaseParams = { tag_name: p.string().required(), description: p.string().required() };
+
+/** A tag write: REPOSITORY_READ's project and download_code, then push_code in the handler (401 for the anonymous). */
+const TAG_WRITE = { ...REPOSITORY_READ, auth: 'by_ability' } as const;
 
 export const tagRoutes: Route[] = [
   route({
@@ -85,7 +89,7 @@ export const tagRoutes: Route[] = [
   }),
 
   route({
-    ...REPOSITORY_READ,
+    ...TAG_WRITE,
     method: 'POST',
     path: '/projects/:id/repository/tags',
     params: { tag_name: p.string().required(), ref: p.string().required(), message: p.string(), release_description: p.string() },
@@ -107,7 +111,7 @@ export const tagRoutes: Route[] = [
   }),
 
   route({
-    ...REPOSITORY_READ,
+    ...TAG_WRITE,
     method: 'DELETE',
     path: TAG_ROUTE,
     summary: 'Delete a tag (and its release)',
@@ -123,7 +127,7 @@ export const tagRoutes: Route[] = [
   }),
 
   route({
-    ...REPOSITORY_READ,
+    ...TAG_WRITE,
     method: 'POST',
     path: `${TAG_ROUTE}/release`,
     params: releaseParams,
@@ -137,7 +141,7 @@ export const tagRoutes: Route[] = [
   }),
 
   route({
-    ...REPOSITORY_READ,
+    ...TAG_WRITE,
     method: 'PUT',
     path: `${TAG_ROUTE}/release`,
     params: releaseParams,

@@ -2,7 +2,8 @@
 // GitLab's order (Grape's `authenticate!`, then the `user_project`/`user_group` lookup, then
 // `authorize!`, then the declared parameters):
 //   1. authentication: 'user' routes answer 401 to the anonymous, 'admin' routes also 403 to
-//      non-admins (requireUser / requireAdmin);
+//      non-admins (requireUser / requireAdmin); 'anonymous' and 'by_ability' routes let
+//      everyone on (the latter's ability answers 401 to the anonymous, step 3);
 //   2. load the subject of `:id`: 404 when it is missing or the user may not see it (never 403
 //      for a private project's existence);
 //   3. the route's ability on it: 403, or 401 when nobody is signed in (401 for everyone on a
@@ -122,6 +123,7 @@ function handlerOf(deps: Deps, r: Route): Koa.Middleware {
 /** Registers every route of `routes` on `router`. */
 export function mount(router: Router, deps: Deps, routes: readonly Route[]): void {
   for (const r of routes) {
+    if (r.auth === 'by_ability' && !r.ability) throw new Error(`route ${r.method} ${r.path}: 'by_ability' needs an ability`);
     router.register(r.path, [r.method], handlerOf(deps, r));
     if (takesBody(r)) {
       bodyLayers.add(router.stack[router.stack.length - 1]);

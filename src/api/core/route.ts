@@ -12,7 +12,12 @@
 //   route({
 //     method: 'POST',                        // GET (also answers HEAD), POST, PUT, DELETE
 //     path: '/projects/:id/labels',          // relative to /api/v4, @koa/router syntax
-//     auth: 'user',                          // 'anonymous' (anyone; req.user may be null),
+//     auth: 'user',                          // 'anonymous' (open to anyone the project's
+//                                            // visibility lets in: reads; req.user may be
+//                                            // null), 'by_ability' (no sign-in asked by the
+//                                            // framework: the ability decides, and answers 401
+//                                            // to the anonymous — writes GitLab guards with
+//                                            // `authorize!` alone; req.user may be null),
 //                                            // 'user' (else 401), 'admin' (401, else 403)
 //     load: 'project',                       // optional, always from `:id`: 'project' (404
 //                                            // Project Not Found when missing or invisible),
@@ -43,10 +48,11 @@
 // `milestone_id: p.integer().required()` to get "milestone_id is invalid"), typed from the schema.
 //
 // The handler receives `req` (RouteRequest): ctx, deps, user (typed non-null unless auth is
-// 'anonymous'), params, path (the raw path parameters, decoded), `authorize(ability)` and
-// `can(ability)` on the loaded subject, and what was loaded: `project`, `access` and `loaded`
-// (LoadedProject, what services take) for 'project'; `group` and `subject` for 'group';
-// `target` for 'user'; `mergeRequest` for the item 'merge_request'. Checks GitLab makes later than the route's ability (a second ability
+// 'anonymous' or 'by_ability'), params, path (the raw path parameters, decoded),
+// `authorize(ability)` and `can(ability)` on the loaded subject, and what was loaded:
+// `project`, `access` and `loaded` (LoadedProject, what services take) for 'project'; `group`
+// and `subject` for 'group'; `target` for 'user'; `mergeRequest` for the item
+// 'merge_request'. Checks GitLab makes later than the route's ability (a second ability
 // after the parameters, as the legacy protect route; an ability that depends on a parameter)
 // are `req.authorize(...)` calls in the handler. Abilities on sub-objects (an issue, a note)
 // are asked with `can(user, subject, ability)` from policy/can.ts; never test levels or
@@ -66,7 +72,8 @@ import type { GroupAbility, GroupSubject, MergeRequestAbility, ProjectAbility, U
 import type { LoadedProject } from './loaders.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type Auth = 'anonymous' | 'user' | 'admin';
+/** Who the framework lets through before the ability (see the route comment above). */
+export type Auth = 'anonymous' | 'by_ability' | 'user' | 'admin';
 export type Load = 'project' | 'group' | 'user';
 /** What a 'project' route finds in the project before asking its ability. */
 export type Item = 'merge_request';
@@ -111,7 +118,7 @@ export interface MergeRequestItem {
 
 type ItemPart<I> = I extends 'merge_request' ? MergeRequestItem : unknown;
 
-export type RequestUser<A extends Auth> = A extends 'anonymous' ? UserRow | null : UserRow;
+export type RequestUser<A extends Auth> = A extends 'anonymous' | 'by_ability' ? UserRow | null : UserRow;
 
 export type RouteRequest<A extends Auth, L extends Load | undefined, S extends Schema, I extends Item | undefined = undefined> = {
   ctx: Koa.Context;

@@ -2,8 +2,9 @@
 // it lists exactly the routes mount() serves and cannot drift from them: each route's
 // parameters with their types, required flags, allowed values and defaults (http/params.ts),
 // who may call it (a PRIVATE-TOKEN header, a private_token query parameter or a bearer token,
-// optional on anonymous routes), and its success body where the route names one
-// (openapi/entity_schemas.ts: GitLab 10.8's own schemas where GitLab committed them, else Wharf's).
+// optional where the framework asks for no sign-in: 'anonymous' and 'by_ability' routes), and
+// its success body where the route names one (openapi/entity_schemas.ts: GitLab 10.8's own
+// schemas where GitLab committed them, else Wharf's).
 import type { Route } from '../route.js';
 import { GITLAB_ENTITIES, SCALAR_RESPONSES, WHARF_ENTITIES } from './entity_schemas.js';
 import { GitLabSchemas, type JsonSchema } from './gitlab_schemas.js';

@@ -61,6 +61,11 @@ function bodySchema(entries: [string, Param<unknown, boolean>][]): JsonSchema {
   return { type: 'object', properties: Object.fromEntries(entries.map(([name, param]) => [name, paramSchema(param)])), ...(required.length ? { required } : {}) };
 }
 
+/** Whether a caller may come without a token: the framework asks none ('anonymous', 'by_ability'). */
+function signInOptional(r: Route): boolean {
+  return r.auth === 'anonymous' || r.auth === 'by_ability';
+}
+
 /** What the route requires, in words (the operation's description). */
 function describe(r: Route): string {
   const who =
@@ -83,7 +88,7 @@ function responses(r: Route, body: JsonSchema | undefined, paginated: boolean): 
   if (paginated) success.headers = Object.fromEntries(PAGE_HEADERS.map((h) => [h, ref('headers', h)]));
   const out: JsonSchema = { [String(status)]: success };
   if (r.params && Object.keys(r.params).length) out['400'] = ref('responses', 'BadRequest');
-  if (r.auth !== 'anonymous' || r.ability) out['401'] = ref('responses', 'Unauthorized');
+  if (!signInOptional(r) || r.ability) out['401'] = ref('responses', 'Unauthorized');
   if (r.auth === 'admin' || (r.ability && r.denied !== 401)) out['403'] = ref('responses', 'Forbidden');
   if (r.load) out['404'] = ref('responses', 'NotFound');
   return out;
@@ -118,7 +123,7 @@ export function operationOf(r: Route, family: string, path: OpenApiPath, body: J
     summary: r.summary,
     description: describe(r),
     operationId: operationId(r.method, path.template),
-    security: r.auth === 'anonymous' ? [...SIGNED_IN, {}] : SIGNED_IN,
+    security: signInOptional(r) ? [...SIGNED_IN, {}] : SIGNED_IN,
   };
   if (parameters.length) op.parameters = parameters;
   if (inBody && declared.length) {
