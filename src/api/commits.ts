@@ -1,9 +1,14 @@
-// Commit reads (GitLab 10.8 lib/api/commits.rb GET routes; tags are api/tags.ts). A single
-// commit carries its last pipeline (PipelineBasic) and that pipeline's status, as CommitDetail.
-// Each route declares REPOSITORY_READ: the project (404) and download_code (403) come first.
+// Commits (GitLab 10.8 lib/api/commits.rb; tags are api/tags.ts, comments api/commit_notes.ts):
+// list and get them, and commit several file actions at once (POST, actions[] parsed by
+// commit_actions.ts). A single commit carries its last pipeline (PipelineBasic) and that
+// pipeline's status, as CommitDetail. The reads declare REPOSITORY_READ: the project (404) and
+// download_code (403) come first; the POST asks push_code first, then its parameters, then
+// the commit service, whose failures are 400 {"message": ...} in GitLab's words.
 import { route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
-import { p } from '../http/params.js';
+import { p, Param } from '../http/params.js';
+import { commitFiles } from '../services/repository/file_writes.js';
+import { parseActions } from './commit_actions.js';
 import { pageOf, setPageHeaders } from '../http/pagination.js';
 import { REPOSITORY_READ, defaultRef, repositoryOf } from './repo_context.js';
 import { logIds } from '../git/log.js';
@@ -11,6 +16,8 @@ import { commitStats } from '../git/commit_stats.js';
 import { commitBasic, commitDetail } from '../entities/commit.js';
 import { pipelineBasic } from '../entities/pipeline.js';
 import { lastPipelineFor } from '../finders/commit_statuses.js';
+
+const NO_CHANGES = 'The commit would not change any file';
 
 const seconds = (iso: string | undefined) => (iso === undefined ? undefined : Math.floor(Date.parse(iso) / 1000));
 
@@ -67,6 +74,45 @@ export const commitRoutes: Route[] = [
         status: last?.status ?? null,
         lastPipeline: last ? pipelineBasic(last) : null,
         projectId: project.id,
+      });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/repository/commits',
+    auth: 'by_ability',
+    load: 'project',
+    ability: 'push_code',
+    params: {
+      branch: p.string().required(),
+      commit_message: p.string().required(),
+      actions: new Param<unknown, true>((x) => x, true), // checked by parseActions
+      start_branch: p.string(),
+      author_email: p.string(),
+      author_name: p.string(),
+      // Not in 10.8, whose response has no stats; `stats=true` (GitLab 11) adds them.
+      stats: p.boolean().default(false),
+    },
+    summary: 'Commit several file actions (create, create_dir, update, move, delete, chmod) at once',
+    response: { schema: 'CommitDetail' },
+    handler: async ({ deps, loaded, params: v }) => {
+      const { commit } = await commitFiles(deps, loaded, {
+        branch: v.branch,
+        startBranch: v.start_branch,
+        message: v.commit_message,
+        authorName: v.author_name,
+        authorEmail: v.author_email,
+        actions: parseActions(v.actions),
+        staleMessage: (a) => `The file has changed since you started editing it: ${a.action === 'move' ? a.previousPath : 'filePath' in a ? a.filePath : ''}`,
+        unchangedMessage: NO_CHANGES,
+      });
+      const reader = repositoryOf(deps, loaded.project);
+      return commitDetail(commit, {
+        stats: v.stats ? await commitStats(reader, commit.oid) : undefined,
+        status: null,
+        lastPipeline: null,
+        projectId: loaded.project.id,
       });
     },
   }),

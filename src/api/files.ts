@@ -1,17 +1,19 @@
-// Repository writes: create, update and delete one file (lib/api/files.rb), and commit
-// several changes at once (POST /repository/commits, lib/api/commits.rb), GitLab 10.8.
-// Permission first (push_code: 403, invisible project 404), then parameters, then the
-// commit service, whose failures are 400 {"message": ...} in GitLab's words.
+// Repository files (GitLab 10.8 lib/api/files.rb): get one at a ref (base64 with its blob
+// and commit ids, or raw), create, update and delete one. Several changes in one commit
+// (POST /repository/commits) are api/commits.ts. Permission first (reads: REPOSITORY_READ's
+// download_code; writes: push_code; 403, invisible project 404), then parameters; a write
+// then goes to the commit service, whose failures are 400 {"message": ...} in GitLab's words.
+import type Koa from 'koa';
 import type { Deps } from '../deps.js';
+import type { ProjectWithNamespace } from '../store/rows.js';
 import type { LoadedProject } from './core/loaders.js';
 import { route, type Route } from './core/route.js';
-import { p, coerceBoolean, coerceAnyString, coerceString, Param } from '../http/params.js';
-import { paramError } from '../http/errors.js';
-import { commitFiles, fileContent, type CommitRequest, type FileAction } from '../services/repository/file_writes.js';
-import { fullPathOf } from '../finders/projects.js';
-import { RepoReader } from '../git/reader.js';
-import { commitStats } from '../git/commit_stats.js';
-import { commitDetail } from '../entities/commit.js';
+import { notFound } from '../http/errors.js';
+import { p } from '../http/params.js';
+import { commitFiles, fileContent, type FileAction } from '../services/repository/file_writes.js';
+import { REPOSITORY_READ, repositoryOf } from './repo_context.js';
+import { lastCommitFor, pathNames } from '../git/log.js';
+import { sendBlob } from './raw_blobs.js';
 
 const FILE_ROUTE = '/projects/:id/repository/files/:file_path';
 
@@ -19,7 +21,6 @@ const UPDATE_STALE = 'You are attempting to update a file that has changed since
 const DELETE_STALE = 'You are attempting to delete a file that has been previously updated.';
 // GitLab 10.8 committed an update that changed nothing; the spec makes it a 400.
 const SAME_CONTENT = 'You are attempting to update a file with the same content';
-const NO_CHANGES = 'The commit would not change any file';
 
 /** Declared in Grape's order, so several missing parameters are reported in its order. */
 const common = {
@@ -55,63 +56,51 @@ async function writeFile(deps: Deps, loaded: LoadedProject, v: WriteValues, acti
   return { file_path: action.filePath, branch: v.branch };
 }
 
-const ACTIONS = ['create', 'create_dir', 'update', 'move', 'delete', 'chmod'] as const;
-
-/**
- * `actions[]` of the commits endpoint. A list that is not a list of objects, or a chmod
- * without `execute_filemode`, is a parameter error (Grape's words, as GitLab 11 declared
- * them); the rest is checked as GitLab 10.8's index applies each action, in order, so an
- * unknown action or a missing path or content answers with the index's message.
- */
-function parseActions(raw: unknown): CommitRequest['actions'] {
-  // Form bodies with indexed keys (actions[0][action]=...) arrive as an object of indices.
-  const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' && Object.keys(raw).every((k) => /^\d+$/.test(k)) ? Object.values(raw) : null;
-  if (!list || list.some((a) => !a || typeof a !== 'object' || Array.isArray(a))) throw paramError('actions is invalid');
-  return list.map((a: Record<string, unknown>, i) => {
-    const str = (key: string): string | undefined => {
-      const value = a[key];
-      if (value === undefined || value === null) return undefined;
-      try {
-        return key === 'content' ? coerceAnyString(value) : coerceString(value); // file bytes may hold NUL
-      } catch {
-        throw paramError(`actions[${i}][${key}] is invalid`);
-      }
-    };
-    const name = str('action') ?? '';
-    const file = str('file_path') ?? '';
-    const rawContent = str('content');
-    const content = rawContent === undefined ? null : fileContent(rawContent, str('encoding'));
-    const lastCommitId = str('last_commit_id');
-    const invalid = (message: string): FileAction => ({ action: 'invalid', message });
-    if (!(ACTIONS as readonly string[]).includes(name)) return invalid(`Unknown action '${name}'`);
-    switch (name as (typeof ACTIONS)[number]) {
-      case 'create':
-        return content === null ? invalid('You must provide content') : { action: 'create', filePath: file, content };
-      case 'create_dir':
-        return { action: 'create_dir', filePath: file };
-      case 'update':
-        return content === null ? invalid('You must provide content') : { action: 'update', filePath: file, content, lastCommitId };
-      case 'move':
-        return { action: 'move', filePath: file, previousPath: str('previous_path') ?? '', content, lastCommitId };
-      case 'delete':
-        return { action: 'delete', filePath: file, lastCommitId };
-      case 'chmod': {
-        if (a.execute_filemode === undefined || a.execute_filemode === null) throw paramError(`actions[${i}][execute_filemode] is missing`);
-        let executable: boolean;
-        try {
-          executable = coerceBoolean(a.execute_filemode);
-        } catch {
-          throw paramError(`actions[${i}][execute_filemode] is invalid`);
-        }
-        return { action: 'chmod', filePath: file, executable };
-      }
-    }
-  });
+/** A file at a ref: `ref` is validated after the permission (REPOSITORY_READ), as on every Wharf route. */
+async function fileRoute(ctx: Koa.Context, deps: Deps, project: ProjectWithNamespace, filePath: string, ref: string, raw: boolean) {
+  const reader = repositoryOf(deps, project);
+  const commitOid = await reader.resolveCommit(ref);
+  if (!commitOid) throw notFound('Commit');
+  const names = pathNames(filePath);
+  const blob = names && names.length ? await reader.blobAt(commitOid, names.join('/')) : null;
+  if (!blob) throw notFound('File');
+  const fileName = names![names!.length - 1];
+  if (raw) return sendBlob(ctx, blob.content, fileName);
+  return {
+    file_name: fileName,
+    file_path: filePath,
+    size: blob.content.byteLength,
+    encoding: 'base64',
+    content: Buffer.from(blob.content).toString('base64'),
+    ref,
+    blob_id: blob.oid,
+    commit_id: commitOid,
+    last_commit_id: await lastCommitFor(reader, commitOid, names!.join('/')),
+  };
 }
 
 const FILE_WRITE = { auth: 'by_ability', load: 'project', ability: 'push_code', response: { schema: 'FileWrite' } } as const;
 
 export const fileRoutes: Route[] = [
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: FILE_ROUTE,
+    params: { ref: p.string().required() },
+    summary: 'Get a file at a ref (base64 content, blob and commit ids)',
+    response: { schema: 'RepositoryFile' },
+    handler: ({ ctx, deps, project, path, params }) => fileRoute(ctx, deps, project, path.file_path, params.ref, false),
+  }),
+
+  route({
+    ...REPOSITORY_READ,
+    method: 'GET',
+    path: `${FILE_ROUTE}/raw`,
+    params: { ref: p.string().required() },
+    summary: "Get a file's raw bytes at a ref",
+    handler: ({ ctx, deps, project, path, params }) => fileRoute(ctx, deps, project, path.file_path, params.ref, true),
+  }),
+
   route({
     ...FILE_WRITE,
     method: 'POST',
@@ -141,45 +130,6 @@ export const fileRoutes: Route[] = [
     response: undefined,
     handler: async ({ deps, loaded, path, params: v }) => {
       await writeFile(deps, loaded, v, { action: 'delete', filePath: path.file_path, lastCommitId: v.last_commit_id });
-    },
-  }),
-
-  route({
-    method: 'POST',
-    path: '/projects/:id/repository/commits',
-    auth: 'by_ability',
-    load: 'project',
-    ability: 'push_code',
-    params: {
-      branch: p.string().required(),
-      commit_message: p.string().required(),
-      actions: new Param<unknown, true>((x) => x, true), // checked by parseActions
-      start_branch: p.string(),
-      author_email: p.string(),
-      author_name: p.string(),
-      // Not in 10.8, whose response has no stats; `stats=true` (GitLab 11) adds them.
-      stats: p.boolean().default(false),
-    },
-    summary: 'Commit several file actions (create, create_dir, update, move, delete, chmod) at once',
-    response: { schema: 'CommitDetail' },
-    handler: async ({ deps, loaded, params: v }) => {
-      const { commit } = await commitFiles(deps, loaded, {
-        branch: v.branch,
-        startBranch: v.start_branch,
-        message: v.commit_message,
-        authorName: v.author_name,
-        authorEmail: v.author_email,
-        actions: parseActions(v.actions),
-        staleMessage: (a) => `The file has changed since you started editing it: ${a.action === 'move' ? a.previousPath : 'filePath' in a ? a.filePath : ''}`,
-        unchangedMessage: NO_CHANGES,
-      });
-      const reader = new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project)));
-      return commitDetail(commit, {
-        stats: v.stats ? await commitStats(reader, commit.oid) : undefined,
-        status: null,
-        lastPipeline: null,
-        projectId: loaded.project.id,
-      });
     },
   }),
 ];
