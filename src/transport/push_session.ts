@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { listBranchHeads } from '../git/refs.js';
 import { clearStaleRefLocks } from '../git/stale_locks.js';
-import { afterPush } from '../services/push/after_push.js';
+import { afterRefsMoved } from '../services/push/refs_moved.js';
 import { settingsOf } from '../services/settings/application_settings.js';
 import { withProjectRepository } from '../services/repository/guard.js';
 import { GitAccessDenied, MESSAGES, pusherOf, type GitRequest } from './git_access.js';
@@ -59,7 +59,7 @@ export async function followUpPush(deps: Deps, req: GitRequest, dir: PushDir): P
     // The project as it is now: renamed meanwhile, git carried on in the moved folder (it
     // works relative to the folder it entered); deleted, there is nothing to follow.
     const project = await findProjectByIdOrPath(deps.db, String(req.project.id));
-    if (project) await afterPush(deps, project, pusherOf(req.actor), await dir.pushed());
+    if (project) await afterRefsMoved(deps, { project, user: pusherOf(req.actor), updates: await dir.pushed(), statistics: 'queued' });
   } catch (err) {
     deps.log.error({ err, project: req.project.id }, 'after-push work failed');
   }

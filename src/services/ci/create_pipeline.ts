@@ -21,7 +21,7 @@ import { parseCiConfig } from './config/config.js';
 import { CiConfigError, type CiConfig, type CiJob } from './config/types.js';
 import { processPipeline } from './process_pipeline.js';
 import { jobRunsFor } from './ref_policy.js';
-import { onBuildsCreated } from './status_events.js';
+import { announce } from '../notify.js';
 import { insertReturningId } from '../../store/ids.js';
 
 export interface PipelineRequest {
@@ -106,7 +106,7 @@ async function insertPipeline(deps: Deps, row: Omit<PipelineRow, 'id'>, jobs: Ci
       const build = buildRow(row, pipelineId, job);
       builds.push({ ...build, id: await insertReturningId(tx, 'ci_builds', build) } as BuildRow);
     }
-    await onBuildsCreated(tx, builds);
+    await announce(tx, { name: 'jobsCreated', builds });
     if (jobs.length) await processPipeline(tx, pipelineId);
     return pipelineId;
   });

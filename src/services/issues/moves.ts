@@ -18,10 +18,9 @@ import { now } from '../../store/time.js';
 import { nextIid } from '../../store/iids.js';
 import { findIssue } from '../../finders/issues.js';
 import type { IssueRow } from '../../store/issuable_rows.js';
-import { recordEvent } from '../activity/events.js';
+import { announce } from '../notify.js';
 import { createSystemNote } from '../notes/notes.js';
 import { issueReference } from '../merge_requests/closing_issues.js';
-import { todosOnIssuableClosed } from '../todos/todos.js';
 
 export const MOVE_DENIED = 'Cannot move issue due to insufficient permissions!';
 export const MOVE_SAME_PROJECT = 'Cannot move issue to project it originates from!';
@@ -97,7 +96,6 @@ export async function moveIssue(db: Conn, issue: IssueRow, source: ProjectWithNa
     const userNotes = await copyNotes(tx, issue, moved.id, target);
     await tx('issues').where({ id: moved.id }).update({ user_notes_count: userNotes });
     await copyAwards(tx, 'Issue', new Map([[issue.id, moved.id]]));
-    await recordEvent(tx, { projectId: target.id, authorId: user.id, action: 'created', target: { type: 'Issue', id: moved.id } });
 
     const newTarget = { type: 'Issue' as const, id: moved.id, projectId: target.id };
     const oldTarget = { type: 'Issue' as const, id: issue.id, projectId: source.id };
@@ -106,10 +104,7 @@ export async function moveIssue(db: Conn, issue: IssueRow, source: ProjectWithNa
 
     const close = issue.state === 'opened' ? { state: 'closed', closed_at: stamp, closed_by_id: user.id, updated_at: stamp } : {};
     await tx('issues').where({ id: issue.id }).update({ ...close, moved_to_id: moved.id });
-    if (issue.state === 'opened') {
-      await recordEvent(tx, { projectId: source.id, authorId: user.id, action: 'closed', target: oldTarget });
-      await todosOnIssuableClosed(tx, user, oldTarget);
-    }
+    await announce(tx, { name: 'issueMoved', from: oldTarget, to: newTarget, actor: user, closed: issue.state === 'opened' });
     return (await findIssue(tx, target.id, iid))!;
   });
 }

@@ -15,7 +15,7 @@
 // `merge_commit_sha` null. The target branch moves by compare-and-swap; a target that moved
 // meanwhile is merged again against its new head (GitLab merged against the branch as it
 // was when its merge ran). Then, as a push would: push events and the refresh of the other
-// merge requests (afterWrite), once the merge request is recorded as merged with its event,
+// merge requests (push/refs_moved.ts), once the merge request is recorded as merged with its event,
 // its to-dos done and the issues it closes closed (PostMergeService), all in one
 // transaction. Last, the source branch is removed when asked and allowed. Merging when the
 // pipeline succeeds waits while the head pipeline is active (merge_requests/automatic_merge.ts).
@@ -31,7 +31,7 @@ import { canMergeMergeRequest, canRemoveSourceBranch } from '../../policy/merge_
 import { projectAccess } from '../../policy/projects.js';
 import { readRef } from '../../git/refs.js';
 import { fastForwardPossible, isAncestor, writeMergeCommit } from '../../git/merge.js';
-import { afterWrite, moveBranch, type ProjectContext } from '../repository/file_writes.js';
+import { moveBranch, type ProjectContext } from '../repository/file_writes.js';
 import { deleteBranch } from '../repository/branch_writes.js';
 import { branchState, ensureMergeStatus, projectOf } from './merge_status.js';
 import { issueReference, mergeRequestClosesIssues } from './closing_issues.js';
@@ -40,6 +40,7 @@ import { headPipelineOf } from '../../finders/merge_request_pipelines.js';
 import { ACTIVE } from '../../store/ci_statuses.js';
 import { mergeableCiState } from './mergeable_ci_state.js';
 import { enableAutomaticMerge } from './automatic_merge.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
 
 export interface MergeParams {
   commitMessage?: string;
@@ -136,8 +137,8 @@ export async function performMerge(
   const moved = await mergeIntoTarget(deps, project, mr, user, head, message);
 
   const closes = await closableIssues(deps, project, mr, user);
-  await recordMerged(deps, project, mr, user, moved.mergeCommitSha, closes);
-  await afterWrite(deps, project, null, user, [{ ref: `refs/heads/${mr.target_branch}`, oldOid: moved.oldOid, newOid: moved.newOid }]);
+  await recordMerged(deps, mr, user, moved.mergeCommitSha, closes);
+  await afterRefsMoved(deps, { project, user: user, updates: [{ ref: `refs/heads/${mr.target_branch}`, oldOid: moved.oldOid, newOid: moved.newOid }], statistics: 'now' });
 
   const forceRemove = !!mr.force_remove_source_branch;
   if (params.shouldRemoveSourceBranch ?? forceRemove) await removeSourceBranch(deps, mr, forceRemove ? null : user, head);

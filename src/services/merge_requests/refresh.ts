@@ -22,7 +22,7 @@ import type { PushedRef } from '../push/pushed_ref.js';
 import { refreshDiff } from './diff.js';
 import { updateMergeRequest } from './merge_requests.js';
 import { mergedByPush, resetMergeWhenPipelineSucceeds } from './post_merge.js';
-import { markTodosDone } from '../todos/todos.js';
+import { announce } from '../notify.js';
 
 const BRANCH = 'refs/heads/';
 export const UPDATE_MERGE_REQUESTS_JOB = 'update_merge_requests';
@@ -99,7 +99,7 @@ async function refreshBranch(deps: Deps, project: ProjectWithNamespace, user: Us
   if (!removed) {
     for (const mr of await fromSource()) {
       if (mr.merge_when_pipeline_succeeds) await resetMergeWhenPipelineSucceeds(deps, mr);
-      await deps.db.transaction((tx) => markTodosDone(tx, user.id, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id }));
+      await deps.db.transaction((tx) => announce(tx, { name: 'issuableTouched', target: { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id }, actorId: user.id }));
     }
   }
 }

@@ -54,6 +54,17 @@ export function recordGitOperation(operation: GitOperation, service: string, byt
   if (bytesOut > 0) gitBytes.inc({ direction: 'sent', service }, bytesOut);
 }
 
+const domainEvents = new Counter({
+  name: 'wharf_domain_events_total',
+  help: 'What happened, as the services announced it (services/domain_events.ts), counted when the change committed',
+  labelNames: ['event'] as const,
+});
+
+/** Counts one committed domain event. */
+export function recordDomainEvent(event: string): void {
+  domainEvents.inc({ event });
+}
+
 /** What a knex (tarn) pool reports. */
 interface Pool {
   numUsed(): number;
@@ -159,7 +170,7 @@ async function collectQueues(): Promise<void> {
   }
 }
 
-const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures];
+const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, domainEvents, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures];
 
 let registry: Promise<Registry> | null = null;
 

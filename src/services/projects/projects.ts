@@ -18,7 +18,6 @@ import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../../
 import { canCreateProjectIn } from '../../policy/groups.js';
 import { generateToken } from '../users/tokens.js';
 import { insertMember } from '../members/members.js';
-import { recordEvent } from '../activity/events.js';
 import { NAME_MESSAGE, PATH_MESSAGE, pathFromName, validName, validPath } from './project_names.js';
 import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
 import { RepositoryExistsError } from '../../git/repos.js';
@@ -27,7 +26,7 @@ import { projectLockKey, settleJournal } from '../repository/recovery.js';
 import { moveRepositories, REPOSITORY_EXISTS } from '../repository/moves.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { deniedVisibility } from '../settings/visibility_rules.js';
-import { systemProjectEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 /** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
 export interface ProjectSettings {
@@ -193,8 +192,7 @@ export async function createProject(
         .returning('id');
       const projectId: number = typeof idRow === 'object' ? idRow.id : idRow;
       await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
-      await recordEvent(tx, { projectId, authorId: owner.id, action: 'created', createdAt: stamp }); // issue #6
-      await systemProjectEvent(tx, projectId, 'create'); // system hooks (issue #20)
+      await announce(tx, { name: 'projectCreated', projectId, actor: owner, at: stamp });
       if (ns.kind === 'user') {
         await insertMember(tx, { sourceType: 'project', sourceId: projectId, userId: ns.owner_id!, accessLevel: MASTER, createdById: owner.id });
       }
@@ -267,7 +265,7 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
           const taken = await takenErrors(tx, current.namespace_id, name, path, current.id);
           if (Object.keys(taken).length) throw new Invalid(taken);
           await tx('projects').where({ id: current.id }).update(changes);
-          if (moving) await systemProjectEvent(tx, current.id, 'rename', oldFullPath); // system hooks (issue #20)
+          if (moving) await announce(tx, { name: 'projectRenamed', projectId: current.id, oldPathWithNamespace: oldFullPath });
         }),
       );
     } catch (err) {
@@ -317,17 +315,8 @@ async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, acto
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
     await removeDeployKeysOfProjects(tx, () => [project.id]);
-    await systemProjectEvent(tx, project.id, 'destroy'); // system hooks (issue #20)
+    await announce(tx, { name: 'projectDestroyed', project, fullPath: fullPathOf(project), actor });
     await tx('projects').where({ id: project.id }).delete();
-    if (actor) {
-      await recordEvent(tx, {
-        projectId: null,
-        authorId: actor.id,
-        action: 'destroyed',
-        target: { type: 'Project', id: project.id },
-        targetTitle: fullPathOf(project),
-      });
-    }
   });
 }
 

@@ -14,9 +14,9 @@ import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { SnippetRow, SnippetType } from '../../store/snippet_rows.js';
 import { now } from '../../store/time.js';
 import { Invalid } from '../../store/domain_errors.js';
-import { recordEvent } from '../activity/events.js';
 import { deniedVisibility, snippetErrors, type SnippetValues } from './validation.js';
 import type { SnippetSettings } from './snippet_settings.js';
+import { announce } from '../notify.js';
 
 export interface NewSnippet extends SnippetValues {
   description: string | null;
@@ -72,7 +72,7 @@ export async function createSnippet(
         updated_at: stamp,
       });
     }
-    if (project) await recordEvent(tx, { projectId: project.id, authorId: author.id, action: 'created', target: { type: 'Snippet', id } });
+    if (project) await announce(tx, { name: 'snippetCreated', projectId: project.id, snippetId: id, actor: author });
     return (await tx('snippets').where({ id }).first()) as SnippetRow;
   });
 }

@@ -10,7 +10,7 @@
 // - directly addressed users (leading mentions of a paragraph) first, then the other mentions;
 // - the actor's pending to-dos on a target become done when they close, merge, comment on,
 //   award or edit it.
-import type { Tx, Conn } from '../../store/db.js';
+import type { Conn } from '../../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { TODO_ACTIONS, type TodoAction, type TodoTargetType } from '../../store/todo_actions.js';
@@ -52,7 +52,7 @@ function pending(tx: Conn, userId: number, target: TodoTarget) {
  * pending on it yet. Returns the ids of the new to-dos.
  */
 async function createTodos(
-  tx: Tx,
+  tx: Conn,
   loaded: Loaded,
   actor: UserRow,
   target: TodoTarget,
@@ -85,7 +85,7 @@ async function createTodos(
 }
 
 /** Directly addressed users first, then the other mentioned ones; never the actor or `skip`. */
-async function mentionTodos(tx: Tx, loaded: Loaded, actor: UserRow, target: TodoTarget, mentions: Mentions, skip: Set<number>, noteId: number | null = null) {
+async function mentionTodos(tx: Conn, loaded: Loaded, actor: UserRow, target: TodoTarget, mentions: Mentions, skip: Set<number>, noteId: number | null = null) {
   const keep = (ids: number[]) => ids.filter((id) => id !== actor.id && !skip.has(id));
   const direct = keep(await resolveMentions(tx, loaded.project, actor, mentions.direct));
   await createTodos(tx, loaded, actor, target, direct, 'directly_addressed', noteId);
@@ -99,7 +99,7 @@ function issuableMentions(title: string | null, description: string | null): Men
 
 /** A new issue or merge request: `assigned` for its assignees, mentions in title and description. */
 export async function todosOnIssuableCreated(
-  tx: Tx,
+  tx: Conn,
   actor: UserRow,
   target: TodoTarget,
   change: { assigneeIds: number[]; title: string; description: string | null },
@@ -118,7 +118,7 @@ export async function todosOnIssuableCreated(
  * anything changed, the actor's pending todos on the target are done.
  */
 export async function todosOnIssuableUpdated(
-  tx: Tx,
+  tx: Conn,
   actor: UserRow,
   target: TodoTarget,
   change: {
@@ -146,7 +146,7 @@ export async function todosOnIssuableUpdated(
 }
 
 /** Closed or merged by the actor: the actor's pending todos on it are done. */
-export async function todosOnIssuableClosed(tx: Tx, actor: UserRow, target: TodoTarget): Promise<void> {
+export async function todosOnIssuableClosed(tx: Conn, actor: UserRow, target: TodoTarget): Promise<void> {
   await markTodosDone(tx, actor.id, target);
 }
 
@@ -155,7 +155,7 @@ export async function todosOnIssuableClosed(tx: Tx, actor: UserRow, target: Todo
  * edit, only those added); the actor's todos on the target are done (GitLab does so for an
  * edit too).
  */
-export async function todosOnNote(tx: Tx, actor: UserRow, target: TodoTarget, note: { id: number; body: string; oldBody?: string }): Promise<void> {
+export async function todosOnNote(tx: Conn, actor: UserRow, target: TodoTarget, note: { id: number; body: string; oldBody?: string }): Promise<void> {
   await markTodosDone(tx, actor.id, target);
   const mentions = extractMentions(note.body);
   if (!mentions.names.length) return;
@@ -166,7 +166,7 @@ export async function todosOnNote(tx: Tx, actor: UserRow, target: TodoTarget, no
 }
 
 /** The actor acted on the target (award emoji, push to an MR's source branch): their todos done. */
-export async function markTodosDone(tx: Tx, userId: number, target: TodoTarget): Promise<void> {
+export async function markTodosDone(tx: Conn, userId: number, target: TodoTarget): Promise<void> {
   await pending(tx, userId, target).update({ state: 'done', updated_at: now() });
 }
 
@@ -174,7 +174,7 @@ export async function markTodosDone(tx: Tx, userId: number, target: TodoTarget):
  * `POST .../todo`: a `marked` to-do for the user on a target they can read (the caller has
  * checked). Null when they already have a pending one on it (the API answers 304).
  */
-export async function markTodo(tx: Tx, user: UserRow, target: TodoTarget): Promise<number | null> {
+export async function markTodo(tx: Conn, user: UserRow, target: TodoTarget): Promise<number | null> {
   if (await pending(tx, user.id, target).first('id')) return null;
   const stamp = now();
   const [row] = await tx('todos')
@@ -195,7 +195,7 @@ export async function markTodo(tx: Tx, user: UserRow, target: TodoTarget): Promi
 }
 
 /** Marks the user's pending to-dos among `ids` (all of them when `ids` is undefined) done. */
-export async function markUserTodosDone(tx: Tx, userId: number, ids?: number[]): Promise<number> {
+export async function markUserTodosDone(tx: Conn, userId: number, ids?: number[]): Promise<number> {
   const q = tx('todos').where({ user_id: userId, state: 'pending' });
   if (ids) q.whereIn('id', ids);
   return q.update({ state: 'done', updated_at: now() });

@@ -16,7 +16,7 @@ import { normaliseEmail, userErrors, type UserAttributes } from './validation.js
 import { namespaceDir } from '../repository/namespace_dirs.js';
 import { checkIdentity, saveIdentity, type IdentityInput } from './identities.js';
 import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from '../repository/moves.js';
-import { systemUserEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -176,7 +176,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
         },
       });
       if (input.identity) await saveIdentity(tx, created.id, input.identity);
-      await systemUserEvent(tx, created, 'create'); // system hooks (issue #20)
+      await announce(tx, { name: 'userCreated', user: created });
       return created;
     });
   } catch (err) {

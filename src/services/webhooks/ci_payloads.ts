@@ -3,7 +3,7 @@
 // its backward-compatible keys, the commit, every job of the pipeline) and
 // Gitlab::DataBuilder::Build (the flat build_* keys, the job's user as id/name/email, the
 // pipeline as `commit`, the old `repository` block). Built when the delivery is sent, from the
-// rows snapshotted in the transaction of the status change (status_events.ts); the users and
+// rows snapshotted in the transaction of the status change (project_subscriber.ts); the users and
 // the commit are read then.
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';

@@ -7,7 +7,7 @@
 // into GitLab's payload when sent (webhooks/payloads.ts adds the URLs and the user and project
 // attributes). As in 10.8, a project event in the push, tag push or merge request scope also
 // goes to the system hooks that enabled it.
-// Pipeline and job events are queued by src/services/ci/status_events.ts and shaped by
+// Pipeline and job events are queued by webhooks/project_subscriber.ts and shaped by
 // webhooks/ci_payloads.ts.
 import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
