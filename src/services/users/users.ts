@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps.js';
 import type { Conn, Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid } from '../../store/domain_errors.js';
@@ -51,20 +52,17 @@ export interface NewUser {
 
 export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
   const stamp = now();
-  const [idRow] = await tx('users')
-    .insert({
-      ...u.extra,
-      username: u.username,
-      email: u.email,
-      name: u.name,
-      password_digest: u.passwordDigest ?? null,
-      admin: u.admin ?? false,
-      confirmed_at: u.confirmedAt === undefined ? stamp : u.confirmedAt,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  const id = typeof idRow === 'object' ? idRow.id : idRow;
+  const id = await insertReturningId(tx, 'users', {
+    ...u.extra,
+    username: u.username,
+    email: u.email,
+    name: u.name,
+    password_digest: u.passwordDigest ?? null,
+    admin: u.admin ?? false,
+    confirmed_at: u.confirmedAt === undefined ? stamp : u.confirmedAt,
+    created_at: stamp,
+    updated_at: stamp,
+  });
   await createNamespace(tx, { kind: 'user', name: u.username, path: u.username, ownerId: id, visibilityLevel: 20 });
   return tx('users').where({ id }).first();
 }
