@@ -11,7 +11,7 @@ import type { RepoStore } from '../git/repos.js';
 import { now } from '../store/time.js';
 import { Invalid } from '../store/domain_errors.js';
 import { RepoReader } from '../git/reader.js';
-import { fullPathOf } from '../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../finders/projects.js';
 import { isValidBadgeUrl, type BadgePlaceholders } from '../store/badge_urls.js';
 
 export interface BadgeUrls {
@@ -69,7 +69,7 @@ export async function badgePlaceholders(repos: RepoStore, project: ProjectWithNa
   let sha: string | null = null;
   if (branch) {
     try {
-      sha = await new RepoReader(repos.pathFor(fullPathOf(project))).resolveCommit(branch);
+      sha = await new RepoReader(gitdirOf(repos, project)).resolveCommit(branch);
     } catch {
       sha = null; // no repository on disk: the placeholder stays
     }

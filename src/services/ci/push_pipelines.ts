@@ -3,7 +3,7 @@
 // (queue pipeline_creation) when the refs move, so a crash between the push and the pipeline
 // loses nothing; deleted refs get none.
 import type { Deps } from '../../deps.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
@@ -47,5 +47,5 @@ export async function createPushPipelines(deps: Deps, payload: PushPipelinesPayl
 }
 
 async function peeled(deps: Deps, project: ProjectWithNamespace, oid: string): Promise<string> {
-  return (await new RepoReader(deps.repos.pathFor(fullPathOf(project))).resolveCommit(oid)) ?? oid;
+  return (await new RepoReader(gitdirOf(deps.repos, project)).resolveCommit(oid)) ?? oid;
 }

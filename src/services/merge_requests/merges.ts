@@ -26,7 +26,7 @@ import { workInProgress } from '../../store/merge_request_facts.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
 import { hasUnresolvedDiscussions } from '../../finders/discussions.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { canMergeMergeRequest, canRemoveSourceBranch } from '../../policy/merge_requests.js';
 import { projectAccess } from '../../policy/projects.js';
 import { readRef } from '../../git/refs.js';
@@ -86,7 +86,7 @@ export async function checkMergeable(deps: Deps, project: ProjectWithNamespace, 
   // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.
   const checked = await ensureMergeStatus(deps, mr);
   if (checked.merge_status !== 'can_be_merged') throw new CannotMerge();
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, mr.head_sha!))) throw new CannotMerge();
 }
 
@@ -155,7 +155,7 @@ async function mergeIntoTarget(
   head: string,
   message: string,
 ): Promise<{ oldOid: string; newOid: string; mergeCommitSha: string | null }> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   for (let attempt = 0; attempt < 3; attempt++) {
     const targetHead = await readRef(gitdir, `refs/heads/${mr.target_branch}`);
     if (!targetHead) throw new NotMergeable();
@@ -200,7 +200,7 @@ export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: 
   if (!source) return false;
   const access = await projectAccess(deps.db, deleter, source);
   if (!(await canRemoveSourceBranch(deps.db, deleter, source, access, mr.source_branch))) return false;
-  const current = await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`);
+  const current = await readRef(gitdirOf(deps.repos, source), `refs/heads/${mr.source_branch}`);
   if (current !== head) return false;
   try {
     await deleteBranch(deps, { project: source, access, user: deleter }, mr.source_branch, head);

@@ -14,7 +14,7 @@ import { TODO_ACTIONS } from '../../store/todo_actions.js';
 import { now } from '../../store/time.js';
 import { DomainError } from '../../store/domain_errors.js';
 import { mergeRequestsWaitingFor } from '../../finders/merge_request_pipelines.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { readRef } from '../../git/refs.js';
 import { projectOf } from './merge_status.js';
 import { checkMergeable, performMerge } from './merges.js';
@@ -32,7 +32,7 @@ export async function mergeOnPipelineSuccess(deps: Deps, payload: PipelineSucces
     const source = mr.source_project_id === null ? null : await projectOf(deps, mr.source_project_id);
     if (!user || !project || !source) continue;
     // The source branch still at the pipeline's commit (a push meanwhile resets the wait).
-    if ((await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`)) !== pipeline.sha) continue;
+    if ((await readRef(gitdirOf(deps.repos, source), `refs/heads/${mr.source_branch}`)) !== pipeline.sha) continue;
     try {
       await checkMergeable(deps, project, mr, false);
     } catch (err) {

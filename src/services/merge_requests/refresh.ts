@@ -16,7 +16,7 @@
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { isAncestor } from '../../git/merge.js';
 import type { PushedRef } from '../push/pushed_ref.js';
 import { refreshDiff } from './diff.js';
@@ -72,7 +72,7 @@ async function refreshBranch(deps: Deps, project: ProjectWithNamespace, user: Us
 
   // 2. Merged by hand: the source head arrived in the target branch with this push.
   if (!removed && !blank(update.oldOid)) {
-    const gitdir = deps.repos.pathFor(fullPathOf(project));
+    const gitdir = gitdirOf(deps.repos, project);
     const into: MergeRequestRow[] = await deps.db('merge_requests').where({ target_project_id: project.id, target_branch: branch, state: 'opened' }).orderBy('id');
     for (const mr of into) {
       if (!mr.head_sha || mr.head_sha === mr.base_sha) continue; // no commits of its own ("empty" diff)

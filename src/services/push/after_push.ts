@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { listBranchHeads } from '../../git/refs.js';
 import { now } from '../../store/time.js';
 import { queueStatisticsRefresh } from '../repository/statistics.js';
@@ -28,7 +28,7 @@ const blank = (oid: string) => /^0+$/.test(oid);
  */
 export async function afterPush(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, updates: PushedRef[]): Promise<void> {
   if (!updates.length) return;
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   const fresh: ProjectWithNamespace = { ...project, ...(await deps.db('projects').where({ id: project.id }).first()) };
   const stamp = now();
   const changes: { last_activity_at: string; default_branch?: string } = { last_activity_at: stamp };

@@ -8,7 +8,7 @@
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { usersById } from '../../finders/users.js';
 import { RepoReader } from '../../git/reader.js';
 import { bool, commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './attrs.js';
@@ -73,7 +73,7 @@ export async function pipelineHookBody(deps: Deps, project: ProjectWithNamespace
 /** The pipeline as Build's data builder shows it (`commit`), with the author's profile URL or a mailto. */
 async function pipelineAsCommit(deps: Deps, project: ProjectWithNamespace, pipeline: PipelineRow | undefined): Promise<Json> {
   if (!pipeline) return {};
-  const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(project))).commit(pipeline.sha).catch(() => null);
+  const commit = await new RepoReader(gitdirOf(deps.repos, project)).commit(pipeline.sha).catch(() => null);
   const email = commit?.author.email ?? null;
   const author: UserRow | undefined = email ? await deps.db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first() : undefined;
   return {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import type { Deps } from '../../../deps.js';
 import type { BuildRow, PipelineRow } from '../../../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../../../store/rows.js';
-import { fullPathOf, withNamespaces } from '../../../finders/projects.js';
+import { fullPathOf, gitdirOf, withNamespaces } from '../../../finders/projects.js';
 import { variablesForJob } from '../../../finders/ci_variables.js';
 import { revealValue } from '../variable_values.js';
 import { isProtected } from '../../../policy/branches.js';
@@ -59,7 +59,7 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   try {
     trace.note(`Running with Wharf's shell runner on ${os.hostname()}`);
     trace.note(`Fetching changes and checking out ${pipeline.sha.slice(0, 8)} as ${build.ref}...`);
-    await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, space.hostProject, space.work);
+    await checkout(gitdirOf(deps.repos, project), pipeline.sha, space.hostProject, space.work);
     await space.prepare();
     stopWatching = watchDisk(space.ownFolders, deps.config.runnerLimits.diskBytes, () => control.stop('disk'));
     const stored = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));
