@@ -172,7 +172,7 @@ async function otherOwners(tx: Conn, member: MemberRow): Promise<number> {
 }
 
 /**
- * GitLab's ProjectMember hooks (issue #6): a project member joining (added, or an access
+ * GitLab's ProjectMember hooks for the activity feed: a project member joining (added, or an access
  * request approved) or leaving (removed; `expired` when the membership had run out) is an
  * event of that member, except for the owner of a personal project. Groups record none.
  */

@@ -2,7 +2,7 @@
 // UpdateSnippetService and the Snippet model's dependents). Each change is one transaction:
 // - create: the row, the user agent detail of the request (UserAgentDetailService: kept only
 //   when the request named its user agent, as the model requires both values) and, for a
-//   project snippet, a `created` event of target Snippet (the issue asks for snippet events;
+//   project snippet, a `created` event of target Snippet (Wharf records snippet events;
 //   10.8 records none);
 // - update: only what changed; updated_at moves only then (Rails' dirty tracking);
 // - delete: the snippet with its notes, their award emoji, events and to-dos, its own award
