@@ -90,9 +90,9 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     const issue = (await findIssue(tx, projectId, iid))!;
     if (input.assigneeIds?.length) await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1));
     if (changesLabels(input)) await applyLabelChange(tx, 'issue', issue.id, projectId, input, opts.createLabels);
-    // Activity and to-dos (issue #6), with the issue.
+    // Activity and to-dos, with the issue.
     await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
-    await enqueueIssueHooks(tx, issue.id, author.id, 'open', null); // webhooks (issue #20)
+    await enqueueIssueHooks(tx, issue.id, author.id, 'open', null); // webhooks
     const target = { type: 'Issue' as const, id: issue.id, projectId };
     await todosOnIssuableCreated(tx, author, target, { assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
     if (opts.after) await opts.after(tx, issue);
@@ -131,14 +131,14 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     if (touched || input.updatedAt !== undefined) {
       await tx('issues').where({ id: issue.id }).update({ ...values, updated_at: input.updatedAt ?? now() });
     }
-    // Activity and to-dos (issue #6): close/reopen events; the editor's to-dos done.
+    // Activity and to-dos: close/reopen events; the editor's to-dos done.
     const target = { type: 'Issue' as const, id: issue.id, projectId: issue.project_id };
     if (values.state !== undefined && values.state !== issue.state) {
       await recordEvent(tx, { projectId: issue.project_id, authorId: user.id, action: values.state === 'closed' ? 'closed' : 'reopened', target });
       if (values.state === 'closed') await todosOnIssuableClosed(tx, user, target);
     }
     if (touched) {
-      // Webhooks (issue #20): Issues::UpdateService / CloseService / ReopenService#execute_hooks.
+      // Webhooks: Issues::UpdateService / CloseService / ReopenService#execute_hooks.
       const action = values.state === 'closed' ? 'close' : values.state === 'opened' ? 'reopen' : 'update';
       await enqueueIssueHooks(tx, issue.id, user.id, action, { ...issue, assignee_id: oldAssignees[0]?.user_id ?? null }, labelsBefore);
     }

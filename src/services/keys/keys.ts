@@ -68,7 +68,7 @@ export async function createUserKey(deps: Deps, owner: UserRow, input: NewKey): 
   const restrictions = keyRestrictionsOf(await settingsOf(deps));
   return deps.db.transaction(async (tx) => {
     const key = await insertKey(tx, 'Key', owner.id, input, restrictions);
-    await systemKeyEvent(tx, key, owner.username, 'create'); // system hooks (issue #20)
+    await systemKeyEvent(tx, key, owner.username, 'create'); // system hooks
     return key;
   });
 }
@@ -77,7 +77,7 @@ export async function createUserKey(deps: Deps, owner: UserRow, input: NewKey): 
 export async function deleteUserKey(deps: Deps, key: KeyRow): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const owner: { username: string } | undefined = key.user_id === null ? undefined : await tx('users').where({ id: key.user_id }).first('username');
-    if (owner) await systemKeyEvent(tx, key, owner.username, 'destroy'); // system hooks (issue #20)
+    if (owner) await systemKeyEvent(tx, key, owner.username, 'destroy'); // system hooks
     await tx('keys').where({ id: key.id, type: 'Key' }).delete();
   });
 }

@@ -69,7 +69,7 @@ export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
       await recordMembershipEvent(tx, m.sourceType, m.sourceId, m.userId, 'joined');
       if (!existing) {
         const member = await insertMember(tx, m);
-        await systemMemberEvent(tx, member, 'create'); // system hooks (issue #20)
+        await systemMemberEvent(tx, member, 'create'); // system hooks
         return member;
       }
       // Approving the access request.
@@ -127,7 +127,7 @@ export async function removeMember(db: Conn, member: MemberRow, guard: MemberGua
   await db.transaction(async (tx) => {
     const current = await reload(tx, member);
     await guard(tx, current);
-    await systemMemberEvent(tx, current, 'destroy'); // system hooks (issue #20)
+    await systemMemberEvent(tx, current, 'destroy'); // system hooks
     await tx('members').where({ id: current.id }).delete();
     await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, hasExpired(current) ? 'expired' : 'left');
   });

@@ -167,7 +167,7 @@ export async function createMergeRequest(
     const mr = (await findMergeRequest(tx, targetProject.id, iid))!;
     if (changesLabels(input)) await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels);
     await recordEvent(tx, { projectId: targetProject.id, authorId: author.id, action: 'created', target: { type: 'MergeRequest', id: mr.id } });
-    await enqueueMergeRequestHooks(tx, mr.id, author.id, 'open', null); // webhooks (issue #20)
+    await enqueueMergeRequestHooks(tx, mr.id, author.id, 'open', null); // webhooks
     await todosOnIssuableCreated(tx, author, todoTarget(mr), {
       assigneeIds: mr.assignee_id === null ? [] : [mr.assignee_id],
       title: mr.title,
@@ -253,7 +253,7 @@ export async function updateMergeRequest(
       if (stateChange === 'closed') await todosOnIssuableClosed(tx, user, target);
     }
     const after = (await findMergeRequest(tx, mr.target_project_id, mr.iid))!;
-    if (touched) await enqueueMergeRequestHooks(tx, mr.id, user.id, stateChange === 'closed' ? 'close' : stateChange === 'reopened' ? 'reopen' : 'update', mr, labelsBefore); // webhooks (issue #20)
+    if (touched) await enqueueMergeRequestHooks(tx, mr.id, user.id, stateChange === 'closed' ? 'close' : stateChange === 'reopened' ? 'reopen' : 'update', mr, labelsBefore); // webhooks
     const addedAssignee = after.assignee_id !== null && after.assignee_id !== mr.assignee_id ? [after.assignee_id] : [];
     await todosOnIssuableUpdated(tx, user, target, {
       addedAssigneeIds: addedAssignee,

@@ -58,7 +58,7 @@ export async function recordMerged(
     if (!n) return false;
     for (const issue of closes) await updateIssue(tx, issue, user, { stateEvent: 'close' }, { createLabels: false });
     await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'merged', target: { type: 'MergeRequest', id: mr.id }, createdAt: stamp });
-    await enqueueMergeRequestHooks(tx, mr.id, user.id, 'merge', mr); // webhooks (issue #20)
+    await enqueueMergeRequestHooks(tx, mr.id, user.id, 'merge', mr); // webhooks
     await todosOnIssuableClosed(tx, user, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id });
     return true;
   });

@@ -106,7 +106,7 @@ export async function createNote(
     if (table) await tx(table).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);
     await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
-    await enqueueNoteHooks(tx, id, author.id); // webhooks (issue #20)
+    await enqueueNoteHooks(tx, id, author.id); // webhooks
     const todo = todoTarget(target);
     if (todo) await todosOnNote(tx, author, todo, { id, body: input.body });
     return (await tx('notes').where({ id }).first()) as NoteRow;

@@ -191,8 +191,8 @@ export async function createProject(
         last_activity_at: stamp,
       });
       await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
-      await recordEvent(tx, { projectId, authorId: owner.id, action: 'created', createdAt: stamp }); // issue #6
-      await systemProjectEvent(tx, projectId, 'create'); // system hooks (issue #20)
+      await recordEvent(tx, { projectId, authorId: owner.id, action: 'created', createdAt: stamp });
+      await systemProjectEvent(tx, projectId, 'create'); // system hooks
       if (ns.kind === 'user') {
         await insertMember(tx, { sourceType: 'project', sourceId: projectId, userId: ns.owner_id!, accessLevel: MASTER, createdById: owner.id });
       }
@@ -265,7 +265,7 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
           const taken = await takenErrors(tx, current.namespace_id, name, path, current.id);
           if (Object.keys(taken).length) throw new Invalid(taken);
           await tx('projects').where({ id: current.id }).update(changes);
-          if (moving) await systemProjectEvent(tx, current.id, 'rename', oldFullPath); // system hooks (issue #20)
+          if (moving) await systemProjectEvent(tx, current.id, 'rename', oldFullPath); // system hooks
         }),
       );
     } catch (err) {
@@ -315,7 +315,7 @@ async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, acto
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
     await removeDeployKeysOfProjects(tx, () => [project.id]);
-    await systemProjectEvent(tx, project.id, 'destroy'); // system hooks (issue #20)
+    await systemProjectEvent(tx, project.id, 'destroy'); // system hooks
     await tx('projects').where({ id: project.id }).delete();
     if (actor) {
       await recordEvent(tx, {

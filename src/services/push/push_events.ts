@@ -122,7 +122,7 @@ export async function recordPushEvents(deps: Deps, project: ProjectWithNamespace
     if (payload) payloads.push(payload);
   }
   if (!payloads.length) return;
-  // Webhooks (issue #20): read from git now, queued with the events.
+  // Webhooks: read from git now, queued with the events.
   const hooks = await pushHookEvents(deps, project, user, updates, row.default_branch ?? null);
   await deps.db.transaction(async (tx) => {
     for (const payload of payloads) {

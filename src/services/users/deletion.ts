@@ -75,7 +75,7 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
     await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
     await deleteKeysOfUsers(tx, [user.id]);
-    await systemUserEvent(tx, user, 'destroy'); // system hooks (issue #20)
+    await systemUserEvent(tx, user, 'destroy'); // system hooks
     await tx('users').where({ id: user.id }).delete();
     // A subgroup's folder goes with its removed parent's.
     const paths = roots.map((n) => n.full_path);

@@ -174,7 +174,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
         },
       });
       if (input.identity) await saveIdentity(tx, created.id, input.identity);
-      await systemUserEvent(tx, created, 'create'); // system hooks (issue #20)
+      await systemUserEvent(tx, created, 'create'); // system hooks
       return created;
     });
   } catch (err) {
