@@ -19,7 +19,8 @@ import { restorePipelines } from './import_pipelines.js';
 type Row = Record<string, any>;
 
 const str = (v: unknown, max = 65_535): string | null => (typeof v === 'string' ? v.slice(0, max) : v === null || v === undefined ? null : String(v).slice(0, max));
-const bool = (v: unknown): boolean => v === true || v === 1 || v === 'true';
+/** A boolean of the imported JSON: GitLab writes true or false; 1 and "true" count as true. */
+const jsonBool = (v: unknown): boolean => v === true || v === 1 || v === 'true';
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 const stamp = (v: unknown, fallback: string): string => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : fallback);
@@ -133,7 +134,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
         const when = (typeof n.updated_at === 'string' ? n.updated_at : at).split('.')[0];
         body += `\n\n *By ${name} on ${when} (imported from GitLab project)*`;
       }
-      const system = bool(n.system);
+      const system = jsonBool(n.system);
       const note = { project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) };
       const awards = list(n.award_emoji);
       // The new id is asked for only when awards hang off the note (most notes have none).
@@ -163,8 +164,8 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     maxIssue = Math.max(maxIssue, iid);
     const state = ISSUE_STATES.has(i.state) ? i.state : i.state === 'reopened' ? 'opened' : 'opened';
     const id = await insertReturningId(tx, 'issues', {
-      project_id: projectId, iid, title: str(i.title, 255), description: str(i.description), state, author_id: mapAuthor(i.author_id), confidential: bool(i.confidential),
-      discussion_locked: i.discussion_locked === null || i.discussion_locked === undefined ? null : bool(i.discussion_locked), due_date: str(i.due_date, 10), milestone_id: await milestoneFor(i.milestone),
+      project_id: projectId, iid, title: str(i.title, 255), description: str(i.description), state, author_id: mapAuthor(i.author_id), confidential: jsonBool(i.confidential),
+      discussion_locked: i.discussion_locked === null || i.discussion_locked === undefined ? null : jsonBool(i.discussion_locked), due_date: str(i.due_date, 10), milestone_id: await milestoneFor(i.milestone),
       closed_at: state === 'closed' ? stamp(i.closed_at ?? i.updated_at, at) : null, time_estimate: int(i.time_estimate) ?? 0, total_time_spent: list(i.timelogs).reduce((s, t) => s + (int(t.time_spent) ?? 0), 0),
       user_notes_count: 0, created_at: stamp(i.created_at, at), updated_at: stamp(i.updated_at, at),
     });
@@ -196,7 +197,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
       target_project_id: projectId, source_project_id: projectId, iid, source_branch: source, target_branch: target, title: str(m.title, 255), description: str(m.description), state,
       author_id: mapAuthor(m.author_id), assignee_id: members.has(m.assignee_id) ? members.get(m.assignee_id) : null, milestone_id: await milestoneFor(m.milestone),
       merge_status: 'unchecked', head_sha: sha(diff.head_commit_sha) ?? sha(m.diff_head_sha), base_sha: sha(diff.base_commit_sha), start_sha: sha(diff.start_commit_sha), merge_commit_sha: sha(m.merge_commit_sha),
-      merge_when_pipeline_succeeds: false, discussion_locked: m.discussion_locked === null || m.discussion_locked === undefined ? null : bool(m.discussion_locked),
+      merge_when_pipeline_succeeds: false, discussion_locked: m.discussion_locked === null || m.discussion_locked === undefined ? null : jsonBool(m.discussion_locked),
       time_estimate: int(m.time_estimate) ?? 0, total_time_spent: 0, user_notes_count: 0, merged_at: state === 'merged' ? stamp(m.merged_at ?? m.updated_at, at) : null,
       created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at),
     });

@@ -9,8 +9,6 @@ import { RepoReader } from '../../git/reader.js';
 
 export type Json = Record<string, unknown>;
 
-export const bool = (v: unknown) => v === true || v === 1;
-
 export async function projectRow(deps: Deps, id: number): Promise<ProjectWithNamespace | null> {
   const project = await deps.db('projects').where({ id }).first();
   if (!project) return null;

@@ -6,12 +6,12 @@
 // rows snapshotted in the transaction of the status change (status_events.ts); the users and
 // the commit are read then.
 import type { Deps } from '../../deps.js';
-import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
+import { flag, type ProjectWithNamespace, type UserRow } from '../../store/rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { usersById } from '../../finders/users.js';
 import { RepoReader } from '../../git/reader.js';
-import { bool, commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './attrs.js';
+import { commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './attrs.js';
 import type { JobHookEvent, PipelineHookEvent } from './triggers.js';
 
 /** Gitlab::Ci::Status labels of a pipeline (SuccessWarning and Pipeline::Blocked first). */
@@ -40,7 +40,7 @@ export async function pipelineHookBody(deps: Deps, project: ProjectWithNamespace
     object_attributes: {
       id: pipeline.id,
       ref: pipeline.ref,
-      tag: bool(pipeline.tag),
+      tag: flag(pipeline.tag),
       sha: pipeline.sha,
       before_sha: pipeline.before_sha,
       status: pipeline.status,
@@ -98,7 +98,7 @@ export async function jobHookBody(deps: Deps, project: ProjectWithNamespace, eve
   return {
     object_kind: 'build',
     ref: build.ref,
-    tag: bool(build.tag),
+    tag: flag(build.tag),
     before_sha: pipeline?.before_sha ?? null,
     sha: pipeline?.sha ?? null,
     build_id: build.id,
@@ -108,7 +108,7 @@ export async function jobHookBody(deps: Deps, project: ProjectWithNamespace, eve
     build_started_at: build.started_at,
     build_finished_at: build.finished_at,
     build_duration: jobDuration(build),
-    build_allow_failure: bool(build.allow_failure),
+    build_allow_failure: flag(build.allow_failure),
     project_id: project.id,
     project_name: `${project.namespace.full_name} / ${project.name}`,
     user: { id: user?.id ?? null, name: user?.name ?? null, email: user?.email ?? null },
