@@ -40,6 +40,7 @@ import { headPipelineOf } from '../../finders/merge_request_pipelines.js';
 import { ACTIVE } from '../../store/ci_statuses.js';
 import { mergeableCiState } from './mergeable_ci_state.js';
 import { enableAutomaticMerge } from './automatic_merge.js';
+import { findUserById } from '../../finders/users.js';
 
 export interface MergeParams {
   commitMessage?: string;
@@ -57,7 +58,7 @@ function toSentence(items: string[]): string {
 
 /** MergeRequest#merge_commit_message: the default message of the merge commit. */
 export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string> {
-  const author = mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) ?? null);
+  const author = mr.author_id === null ? null : ((await findUserById(deps.db, mr.author_id)) ?? null);
   const closes = await mergeRequestClosesIssues(deps, project, mr, author);
   const refs: string[] = [];
   for (const issue of closes) {
@@ -194,7 +195,7 @@ async function mergeIntoTarget(
  * A refusal is quiet, as in GitLab.
  */
 export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
-  const deleter = user ?? (mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) as UserRow | undefined) ?? null);
+  const deleter = user ?? (mr.author_id === null ? null : (await findUserById(deps.db, mr.author_id)) ?? null);
   if (!deleter) return false;
   const source = await projectOf(deps, mr.source_project_id);
   if (!source) return false;

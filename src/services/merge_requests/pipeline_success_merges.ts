@@ -19,6 +19,7 @@ import { readRef } from '../../git/refs.js';
 import { projectOf } from './merge_status.js';
 import { checkMergeable, performMerge } from './merges.js';
 import type { PipelineSuccessPayload } from './merge_on_success.js';
+import { findUserById } from '../../finders/users.js';
 
 /** Merges the merge requests waiting for the pipeline; answers the ids of those merged. */
 export async function mergeOnPipelineSuccess(deps: Deps, payload: PipelineSuccessPayload): Promise<number[]> {
@@ -27,7 +28,7 @@ export async function mergeOnPipelineSuccess(deps: Deps, payload: PipelineSucces
   const merged: number[] = [];
   for (const mr of await mergeRequestsWaitingFor(deps.db, pipeline)) {
     if (mr.merge_user_id === null) continue;
-    const user: UserRow | undefined = await deps.db('users').where({ id: mr.merge_user_id }).first();
+    const user: UserRow | undefined = await findUserById(deps.db, mr.merge_user_id);
     const project = await projectOf(deps, mr.target_project_id);
     const source = mr.source_project_id === null ? null : await projectOf(deps, mr.source_project_id);
     if (!user || !project || !source) continue;

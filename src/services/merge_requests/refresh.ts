@@ -23,6 +23,7 @@ import { refreshDiff } from './diff.js';
 import { updateMergeRequest } from './merge_requests.js';
 import { mergedByPush, resetMergeWhenPipelineSucceeds } from './post_merge.js';
 import { markTodosDone } from '../todos/todos.js';
+import { findUserById } from '../../finders/users.js';
 
 const BRANCH = 'refs/heads/';
 export const UPDATE_MERGE_REQUESTS_JOB = 'update_merge_requests';
@@ -36,7 +37,7 @@ export interface UpdateMergeRequestsPayload {
 /** The job's work: the project and the pusher as they are now (nothing if either is gone). */
 export async function refreshMergeRequestsOf(deps: Deps, payload: UpdateMergeRequestsPayload): Promise<boolean> {
   const project = await projectRow(deps, payload.projectId);
-  const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, payload.userId);
   if (!project || !user) return false;
   await refreshMergeRequests(deps, project, user, payload.updates);
   return true;

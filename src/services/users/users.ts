@@ -18,6 +18,7 @@ import { namespaceDir } from '../repository/namespace_dirs.js';
 import { checkIdentity, saveIdentity, type IdentityInput } from './identities.js';
 import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from '../repository/moves.js';
 import { systemUserEvent } from '../webhooks/system_events.js';
+import { findUserById } from '../../finders/users.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -64,7 +65,7 @@ export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
     updated_at: stamp,
   });
   await createNamespace(tx, { kind: 'user', name: u.username, path: u.username, ownerId: id, visibilityLevel: 20 });
-  return tx('users').where({ id }).first();
+  return (await findUserById(tx, id))!;
 }
 
 
@@ -244,7 +245,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
     await explainUniqueViolation(deps.db, err, user.id, attrs, false);
   }
   if (renaming) await removeEmptyDir(namespaceDir(deps.repos.root, user.username));
-  return deps.db('users').where({ id: user.id }).first();
+  return (await findUserById(deps.db, user.id))!;
 }
 
 /** The repositories of the user's personal namespace, from `<username>/…` to `<to>/…`. */

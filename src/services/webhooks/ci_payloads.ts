@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import { flag, type ProjectWithNamespace, type UserRow } from '../../store/rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import { fullPathOf, gitdirOf } from '../../finders/projects.js';
-import { usersById } from '../../finders/users.js';
+import { usersById, findUserById } from '../../finders/users.js';
 import { RepoReader } from '../../git/reader.js';
 import { commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './attrs.js';
 import type { JobHookEvent, PipelineHookEvent } from './triggers.js';
@@ -93,7 +93,7 @@ async function pipelineAsCommit(deps: Deps, project: ProjectWithNamespace, pipel
 export async function jobHookBody(deps: Deps, project: ProjectWithNamespace, event: JobHookEvent): Promise<Json> {
   const { build } = event;
   const pipeline: PipelineRow | undefined = await deps.db('ci_pipelines').where({ id: build.pipeline_id }).first();
-  const user: UserRow | undefined = build.user_id === null ? undefined : await deps.db('users').where({ id: build.user_id }).first();
+  const user: UserRow | undefined = build.user_id === null ? undefined : await findUserById(deps.db, build.user_id);
   const path = fullPathOf(project);
   return {
     object_kind: 'build',

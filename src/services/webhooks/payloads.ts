@@ -13,6 +13,7 @@ import { humanTime } from '../../store/durations.js';
 import type { Changes, HookEvent } from './triggers.js';
 import { pipelineHookBody, jobHookBody } from './ci_payloads.js';
 import { commitHookAttrs, projectHookAttrs, projectRow, repositoryAttrs, userHookAttrs, type Json } from './attrs.js';
+import { findUserById } from '../../finders/users.js';
 
 function labelHookAttrs(l: LabelRow): Json {
   return { id: l.id, title: l.title, color: l.color, project_id: l.project_id, created_at: l.created_at, updated_at: l.updated_at, template: false, description: l.description, type: 'ProjectLabel', group_id: null };
@@ -150,7 +151,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
   if (!project) return null;
   if (event.kind === 'pipeline') return pipelineHookBody(deps, project, event);
   if (event.kind === 'build') return jobHookBody(deps, project, event);
-  const user: UserRow | undefined = await deps.db('users').where({ id: event.userId }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, event.userId);
   const projectAttrs = projectHookAttrs(deps, project);
   const web = deps.urls.web(fullPathOf(project));
   switch (event.kind) {
@@ -191,7 +192,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
     }
     case 'merge_request': {
       const mr = event.mergeRequest;
-      const assignee: UserRow | undefined = mr.assignee_id === null ? undefined : await deps.db('users').where({ id: mr.assignee_id }).first();
+      const assignee: UserRow | undefined = mr.assignee_id === null ? undefined : await findUserById(deps.db, mr.assignee_id);
       const body: Json = {
         object_kind: 'merge_request',
         event_type: 'merge_request',

@@ -29,6 +29,7 @@ import { unpackDependencies } from './dependencies.js';
 import { collectArtifacts, type ArtifactsOptions } from './collect_artifacts.js';
 import { JobSpace } from './job_space.js';
 import { watchDisk } from './disk_watch.js';
+import { findUserById } from '../../../finders/users.js';
 
 export type { RunControl } from './run_shell.js';
 
@@ -49,7 +50,7 @@ async function protectedRef(deps: Deps, project: ProjectWithNamespace, build: Bu
 export async function runJob(deps: Deps, build: BuildRow, token: string, control: RunControl): Promise<void> {
   const pipeline: PipelineRow = await deps.db('ci_pipelines').where({ id: build.pipeline_id }).first();
   const [project] = await withNamespaces(deps.db, [await deps.db('projects').where({ id: build.project_id }).first()]);
-  const user: UserRow | undefined = build.user_id ? await deps.db('users').where({ id: build.user_id }).first() : undefined;
+  const user: UserRow | undefined = build.user_id ? await findUserById(deps.db, build.user_id) : undefined;
   const options = parseJson<JobOptions>(build.options, {});
   const space = new JobSpace(deps.config, build.id, fullPathOf(project));
   const trace = new TraceWriter(traceFile(deps, build.project_id, build.id));
