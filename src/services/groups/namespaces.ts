@@ -43,9 +43,3 @@ export async function createNamespace(tx: Tx, n: NewNamespace): Promise<Namespac
   }
   return tx('namespaces').where({ id }).first();
 }
-
-/** Whether a top-level path (user or group) is free, compared case-insensitively. */
-export async function namespacePathTaken(tx: Tx, fullPath: string): Promise<boolean> {
-  const row = await tx('namespaces').whereRaw('lower(full_path) = ?', [fullPath.toLowerCase()]).first('id');
-  return !!row;
-}

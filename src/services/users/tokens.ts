@@ -6,7 +6,6 @@ import type { TokenRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 
 export const TOKEN_SCOPES = ['api', 'read_user', 'sudo', 'read_repository'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
