@@ -8,7 +8,7 @@ import { route, type Route } from './core/route.js';
 import { p, coerceBoolean, coerceAnyString, coerceString, Param } from '../http/params.js';
 import { paramError } from '../http/errors.js';
 import { commitFiles, fileContent, type CommitRequest, type FileAction } from '../services/repository/file_writes.js';
-import { fullPathOf } from '../finders/projects.js';
+import { gitdirOf } from '../finders/projects.js';
 import { RepoReader } from '../git/reader.js';
 import { commitStats } from '../git/commit_stats.js';
 import { commitDetail } from '../entities/commit.js';
@@ -173,7 +173,7 @@ export const fileRoutes: Route[] = [
         staleMessage: (a) => `The file has changed since you started editing it: ${a.action === 'move' ? a.previousPath : 'filePath' in a ? a.filePath : ''}`,
         unchangedMessage: NO_CHANGES,
       });
-      const reader = new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project)));
+      const reader = new RepoReader(gitdirOf(deps.repos, loaded.project));
       return commitDetail(commit, {
         stats: v.stats ? await commitStats(reader, commit.oid) : undefined,
         status: null,

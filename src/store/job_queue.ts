@@ -46,6 +46,7 @@
 // any transaction. Tests wait for queued work with the runner's `drain()`.
 import { EventEmitter } from 'node:events';
 import { afterCommit, type Conn } from './db.js';
+import { returnedId } from './ids.js';
 
 /** GitLab 10.8's Sidekiq queues that Wharf's jobs run in (config/sidekiq_queues.yml). */
 export const QUEUE_NAMES = [
@@ -190,8 +191,7 @@ export async function enqueueJob(db: Conn, kind: string, payload: unknown, opts:
   const ids: ({ id: number } | number)[] = opts.uniqueKey ? await insert.onConflict('unique_key').ignore() : await insert;
   if (!ids.length) return null;
   announce(db);
-  const first = ids[0];
-  return typeof first === 'number' ? first : Number(first.id);
+  return returnedId(ids[0]);
 }
 
 /** A job by id (status endpoints, tests). */

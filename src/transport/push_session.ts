@@ -2,7 +2,7 @@
 // given the ref updates, the lock files a crash left on them are cleared (under the project's
 // repository lock: the project must still live in this folder) and the per-ref checks are
 // written for the pre-receive hook (push_checks.ts, hooks.ts); once git is done, the refs that
-// moved get GitLab's after-push work (services/push/after_push.ts: default branch, events, merge
+// moved get GitLab's after-push work (services/push/refs_moved.ts: default branch, events, merge
 // request refresh, statistics), credited to the pusher (a deploy key's creator for a key).
 import type { Deps } from '../deps.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';

@@ -15,8 +15,8 @@
 import type Koa from 'koa';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
-import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
 import { recordUserActivity } from '../services/users/activity.js';
+import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../finders/projects.js';
 import { checkAccess, GitAccessDenied, type GitRequest, type GitService } from './git_access.js';
 import { authenticate, GitHttpError, httpRefusal } from './http_auth.js';
 import { CommandListReader, FLUSH, pkt, PktFramingChecker, type CommandList } from './pktline.js';
@@ -80,7 +80,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
         actor,
         access,
         command: service as GitService,
-        gitdir: deps.repos.pathFor(fullPathOf(project!)),
+        gitdir: gitdirOf(deps.repos, project!),
       };
       if (action === 'info/refs') await advertise(deps, ctx, req);
       else await serve(deps, ctx, req);

@@ -8,7 +8,7 @@
 // GitLab's `base` messages and nothing is stored. A missing file or no job for the ref stores
 // nothing either way.
 import type { Deps } from '../../deps.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { can, projectSubject } from '../../policy/can.js';
 import { ciRefFacts } from '../../policy/ci_refs.js';
@@ -54,7 +54,7 @@ export async function createPipeline(deps: Deps, project: ProjectWithNamespace, 
     if (req.saveOnErrors) return null;
     throw refused(refusal);
   }
-  const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+  const reader = new RepoReader(gitdirOf(deps.repos, project));
   let commit;
   try {
     commit = await reader.commit(req.sha);

@@ -10,7 +10,7 @@
 // the status completed, its status refreshed otherwise. One transaction; the git reads come
 // before it. (10.8 created the pipeline before validating the status; Wharf validates first.)
 import type { Deps } from '../../deps.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { refNamesContaining } from '../../git/ref_contains.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
@@ -38,7 +38,7 @@ export interface StatusPost {
 
 /** Posts the status; answers its id. Throws NotFound, Invalid, or Rejected (a refused transition). */
 export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace, user: UserRow, post: StatusPost): Promise<number> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   const sha = await new RepoReader(gitdir).resolveCommit(post.sha);
   if (!sha) throw new NotFound('Commit');
   const ref = post.ref ?? (await refNamesContaining(gitdir, sha, 'branch'))[0];

@@ -34,6 +34,7 @@ import { overwriteProject, overwritingPath } from './project_overwrite.js';
 import { restoreAvatar } from './archive_avatar.js';
 import { importWorkDir, removeTempFolder } from './import_work.js';
 import { afterRefsMoved } from '../push/refs_moved.js';
+import { findUserById } from '../../finders/users.js';
 
 export const PROJECT_IMPORT_JOB = 'project_import';
 
@@ -159,7 +160,7 @@ export interface ImportRun {
 export async function performImport(deps: Deps, payload: ImportPayload, run: ImportRun): Promise<unknown> {
   const { progress, signal } = run;
   const project = await findProjectByIdOrPath(deps.db, String(payload.projectId));
-  const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, payload.userId);
   const archive = archiveOf(deps, payload.projectId);
   if (!project || !user || !fs.existsSync(archive)) {
     if (project) await setImportState(deps, project.id, 'failed', 'The archive is gone');

@@ -5,6 +5,7 @@
 // (snippets have none).
 // The caller has checked the permissions.
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import type { AwardableType, AwardRow } from '../../store/issuable_rows.js';
@@ -52,10 +53,7 @@ async function insertAward(db: Conn, target: Awardable, todoTarget: IssuableRef 
     }
     if (messages.length) return { errors: { name: messages } };
     const stamp = now();
-    const [row] = await tx('award_emoji')
-      .insert({ awardable_type: target.type, awardable_id: target.id, user_id: user.id, name, created_at: stamp, updated_at: stamp })
-      .returning('id');
-    const id: number = typeof row === 'object' ? row.id : row;
+    const id = await insertReturningId(tx, 'award_emoji', { awardable_type: target.type, awardable_id: target.id, user_id: user.id, name, created_at: stamp, updated_at: stamp });
     if (todoTarget) await announce(tx, { name: 'issuableTouched', target: todoTarget, actorId: user.id });
     return { award: (await tx('award_emoji').where({ id }).first()) as AwardRow };
   });

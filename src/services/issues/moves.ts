@@ -13,6 +13,7 @@
 // Description references are not rewritten (10.8 rewrote `#12` into `group/project#12`).
 // The caller has checked the permissions (admin_issue on the issue and on the target).
 import type { Tx, Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { nextIid } from '../../store/iids.js';
@@ -58,8 +59,8 @@ async function copyNotes(tx: Tx, issue: IssueRow, newIssueId: number, target: Pr
   let userNotes = 0;
   for (const n of notes) {
     const { id, ...rest } = n;
-    const [row] = await tx('notes').insert({ ...rest, project_id: target.id, noteable_id: newIssueId }).returning('id');
-    ids.set(id as number, typeof row === 'object' ? row.id : row);
+    const newId = await insertReturningId(tx, 'notes', { ...rest, project_id: target.id, noteable_id: newIssueId });
+    ids.set(id as number, newId);
     if (!n.system) userNotes++;
   }
   await copyAwards(tx, 'Note', ids);

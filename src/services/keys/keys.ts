@@ -7,6 +7,7 @@
 // does Wharf.
 import type { Deps } from '../../deps.js';
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import type { KeyRow, KeyType } from '../../store/keys.js';
 import { now } from '../../store/time.js';
@@ -54,8 +55,7 @@ export async function insertKey(
     updated_at: stamp,
   };
   try {
-    const [inserted] = await tx('keys').insert(row).returning('id');
-    const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
+    const id = await insertReturningId(tx, 'keys', row);
     return { id, ...row };
   } catch (err) {
     if (isUniqueViolation(err)) throw new Invalid(errors({ fingerprint: ['has already been taken'] }));

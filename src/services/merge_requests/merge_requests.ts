@@ -19,7 +19,7 @@ import { nextIid } from '../../store/iids.js';
 import { now } from '../../store/time.js';
 import { findMergeRequest, findOpenMergeRequests } from '../../finders/merge_requests.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { applyLabelChange, changesLabels, type LabelChange } from '../issuables/issuable_labels.js';
 import { labelsBeforeChange } from '../webhooks/triggers.js';
 import { announce } from '../notify.js';
@@ -280,7 +280,7 @@ export async function deleteMergeRequest(deps: Deps, targetProject: ProjectWithN
     await deleteIssuableDependents(tx, 'MergeRequest', [mr.id]);
     await tx('merge_requests').where({ id: mr.id }).delete();
   });
-  await deleteMergeRequestRefs(deps.repos.pathFor(fullPathOf(targetProject)), mr.iid);
+  await deleteMergeRequestRefs(gitdirOf(deps.repos, targetProject), mr.iid);
 }
 
 /**

@@ -26,7 +26,7 @@ import { workInProgress } from '../../store/merge_request_facts.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
 import { hasUnresolvedDiscussions } from '../../finders/discussions.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { canMergeMergeRequest, canRemoveSourceBranch } from '../../policy/merge_requests.js';
 import { projectAccess } from '../../policy/projects.js';
 import { readRef } from '../../git/refs.js';
@@ -41,6 +41,7 @@ import { ACTIVE } from '../../store/ci_statuses.js';
 import { mergeableCiState } from './mergeable_ci_state.js';
 import { enableAutomaticMerge } from './automatic_merge.js';
 import { afterRefsMoved } from '../push/refs_moved.js';
+import { findUserById } from '../../finders/users.js';
 
 export interface MergeParams {
   commitMessage?: string;
@@ -58,7 +59,7 @@ function toSentence(items: string[]): string {
 
 /** MergeRequest#merge_commit_message: the default message of the merge commit. */
 export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string> {
-  const author = mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) ?? null);
+  const author = mr.author_id === null ? null : ((await findUserById(deps.db, mr.author_id)) ?? null);
   const closes = await mergeRequestClosesIssues(deps, project, mr, author);
   const refs: string[] = [];
   for (const issue of closes) {
@@ -87,7 +88,7 @@ export async function checkMergeable(deps: Deps, project: ProjectWithNamespace, 
   // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.
   const checked = await ensureMergeStatus(deps, mr);
   if (checked.merge_status !== 'can_be_merged') throw new CannotMerge();
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, mr.head_sha!))) throw new CannotMerge();
 }
 
@@ -156,7 +157,7 @@ async function mergeIntoTarget(
   head: string,
   message: string,
 ): Promise<{ oldOid: string; newOid: string; mergeCommitSha: string | null }> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   for (let attempt = 0; attempt < 3; attempt++) {
     const targetHead = await readRef(gitdir, `refs/heads/${mr.target_branch}`);
     if (!targetHead) throw new NotMergeable();
@@ -195,13 +196,13 @@ async function mergeIntoTarget(
  * A refusal is quiet, as in GitLab.
  */
 export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
-  const deleter = user ?? (mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) as UserRow | undefined) ?? null);
+  const deleter = user ?? (mr.author_id === null ? null : (await findUserById(deps.db, mr.author_id)) ?? null);
   if (!deleter) return false;
   const source = await projectOf(deps, mr.source_project_id);
   if (!source) return false;
   const access = await projectAccess(deps.db, deleter, source);
   if (!(await canRemoveSourceBranch(deps.db, deleter, source, access, mr.source_branch))) return false;
-  const current = await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`);
+  const current = await readRef(gitdirOf(deps.repos, source), `refs/heads/${mr.source_branch}`);
   if (current !== head) return false;
   try {
     await deleteBranch(deps, { project: source, access, user: deleter }, mr.source_branch, head);

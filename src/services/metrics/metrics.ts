@@ -9,7 +9,7 @@
 // runs and failures with recordJobRun as they happen.
 //
 // prom-client is loaded on the first scrape, not at start (it costs an idle process several MB,
-// issue #12); Wharf's own metrics record from the start in services/metrics/values.ts, and
+// of the 80 MB it stays under); Wharf's own metrics record from the start in services/metrics/values.ts, and
 // Node's process metrics start then (their counters, CPU seconds and the like, count from the
 // process's start all the same; the garbage-collection histogram from that first scrape).
 import type { Metric, Registry } from 'prom-client';

@@ -9,6 +9,7 @@
 // the permissions.
 import type { Knex } from 'knex';
 import type { Conn, Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { newDiscussionId, type AnyNoteableType, type NoteType } from '../../store/note_kinds.js';
@@ -99,8 +100,7 @@ export async function createNote(
 ): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const stamp = now();
-    const [row] = await tx('notes').insert(newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp)).returning('id');
-    const id: number = typeof row === 'object' ? row.id : row;
+    const id = await insertReturningId(tx, 'notes', newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp));
     const table = tableOf(target.type);
     if (table) await tx(table).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);

@@ -11,6 +11,7 @@ import { deleteProjectMergeRequests } from '../merge_requests/merge_requests.js'
 import { deleteProjectAwards } from '../issuables/award_emoji.js';
 import { removeDeployKeysOfProjects } from '../keys/deploy_keys.js';
 import { isSqlite, type Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid, LimitReached, NotFound, Rejected } from '../../store/domain_errors.js';
@@ -175,22 +176,19 @@ export async function createProject(
       }
       const taken = await takenErrors(tx, ns.id, name, path);
       if (Object.keys(taken).length) throw new Invalid(taken);
-      const [idRow] = await tx('projects')
-        .insert({
-          ...settingColumns(attrs),
-          namespace_id: ns.id,
-          name,
-          path,
-          visibility_level: level,
-          default_branch: null,
-          creator_id: owner.id,
-          runners_token: generateToken(),
-          created_at: stamp,
-          updated_at: stamp,
-          last_activity_at: stamp,
-        })
-        .returning('id');
-      const projectId: number = typeof idRow === 'object' ? idRow.id : idRow;
+      const projectId = await insertReturningId(tx, 'projects', {
+        ...settingColumns(attrs),
+        namespace_id: ns.id,
+        name,
+        path,
+        visibility_level: level,
+        default_branch: null,
+        creator_id: owner.id,
+        runners_token: generateToken(),
+        created_at: stamp,
+        updated_at: stamp,
+        last_activity_at: stamp,
+      });
       await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
       await announce(tx, { name: 'projectCreated', projectId, actor: owner, at: stamp });
       if (ns.kind === 'user') {

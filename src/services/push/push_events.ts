@@ -18,7 +18,7 @@ import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { PushedRef } from './pushed_ref.js';
 import type { PushPayload } from '../../store/extras.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { countCommits } from '../../git/history.js';
 import { commitsBetween } from '../../git/compare.js';
@@ -107,7 +107,7 @@ export async function pushPayload(reader: RepoReader, defaultBranch: string | nu
  * transaction that records them.
  */
 export async function recordPushEvents(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
-  const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+  const reader = new RepoReader(gitdirOf(deps.repos, project));
   // The stored default branch: the first push to an empty project has just set it.
   const row = await deps.db('projects').where({ id: project.id }).first('default_branch');
   if (!row) return;

@@ -11,6 +11,7 @@
 // - the actor's pending to-dos on a target become done when they close, merge, comment on,
 //   award or edit it.
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { TODO_ACTIONS, type TodoAction, type TodoTargetType } from '../../store/todo_actions.js';
@@ -65,21 +66,19 @@ async function createTodos(
   for (const userId of readers) {
     if (await pending(tx, userId, target).first('id')) continue;
     const stamp = now();
-    const [row] = await tx('todos')
-      .insert({
-        user_id: userId,
-        project_id: target.projectId,
-        author_id: actor.id,
-        target_type: target.type,
-        target_id: target.id,
-        note_id: noteId,
-        action: TODO_ACTIONS[action],
-        state: 'pending',
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning('id');
-    created.push(typeof row === 'object' ? row.id : row);
+    const id = await insertReturningId(tx, 'todos', {
+      user_id: userId,
+      project_id: target.projectId,
+      author_id: actor.id,
+      target_type: target.type,
+      target_id: target.id,
+      note_id: noteId,
+      action: TODO_ACTIONS[action],
+      state: 'pending',
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    created.push(id);
   }
   return created;
 }
@@ -177,21 +176,19 @@ export async function markTodosDone(tx: Conn, userId: number, target: TodoTarget
 export async function markTodo(tx: Conn, user: UserRow, target: TodoTarget): Promise<number | null> {
   if (await pending(tx, user.id, target).first('id')) return null;
   const stamp = now();
-  const [row] = await tx('todos')
-    .insert({
-      user_id: user.id,
-      project_id: target.projectId,
-      author_id: user.id,
-      target_type: target.type,
-      target_id: target.id,
-      note_id: null,
-      action: TODO_ACTIONS.marked,
-      state: 'pending',
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  return typeof row === 'object' ? row.id : row;
+  const id = await insertReturningId(tx, 'todos', {
+    user_id: user.id,
+    project_id: target.projectId,
+    author_id: user.id,
+    target_type: target.type,
+    target_id: target.id,
+    note_id: null,
+    action: TODO_ACTIONS.marked,
+    state: 'pending',
+    created_at: stamp,
+    updated_at: stamp,
+  });
+  return id;
 }
 
 /** Marks the user's pending to-dos among `ids` (all of them when `ids` is undefined) done. */

@@ -14,6 +14,7 @@ import { enqueueJob } from '../../store/job_queue.js';
 import { HOOK_SCOPES, SYSTEM_SCOPES, type HookScope, type WebHookRow } from '../../store/hook_rows.js';
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../../store/issuable_rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
+import { flag } from '../../store/rows.js';
 
 export const WEB_HOOK_JOB = 'web_hook';
 
@@ -150,7 +151,6 @@ export async function enqueueSystemHooks(tx: Conn, data: Record<string, unknown>
   await enqueueFor(tx, hooks, 'system_hooks', { kind: 'data', data });
 }
 
-const flag = (v: unknown) => v === true || v === 1;
 
 /** The labels of an issuable, in the transaction. */
 async function labelsOf(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): Promise<LabelRow[]> {
