@@ -1,4 +1,4 @@
-// The framework's ceiling for issue #12's ratios: bare Koa answering one fixed JSON body (the
+// The framework's ceiling for the benchmarks' ratios: bare Koa answering one fixed JSON body (the
 // body Wharf answers to GET /projects/:id, read from BARE_BODY_FILE) on PORT, serialised by
 // Koa on every request as Wharf's bodies are; with BARE_AS_BYTES=1, sent as the bytes read, as
 // Wharf sends a list page it keeps rendered (then only the transfer costs: the loopback and the

@@ -1,5 +1,5 @@
-// Issue #12's table: Wharf against the framework's ceiling (bare Koa answering the same JSON
-// body) in the same run, and the issue's other goals: the project, file and tree reads at 50
+// The performance table: Wharf against the framework's ceiling (bare Koa answering the same JSON
+// body) in the same run, and the other performance goals: the project, file and tree reads at 50
 // connections as a ratio of bare Koa, the three lists at per_page=100 (100,000 issues, 10,000
 // merge requests, 1,000 projects) at 10 connections and alone, memory at idle and under the
 // lists, start-up on an empty database, and WHARF_WORKERS=N against 1.
@@ -293,7 +293,7 @@ async function main(): Promise<void> {
 
     const loadAfter = os.loadavg();
     const lines: string[] = [
-      ...preamble('# Wharf against bare Koa (issue #12)'),
+      ...preamble('# Wharf against bare Koa'),
       `- Command: \`node dist/bench/ceiling.js\` (autocannon in this process, no pipelining; ${SETTINGS.duration} s per row after ${SETTINGS.warmup} s of warm-up)`,
       `- Load average (1 min) before: ${loadBefore[0].toFixed(2)}, after: ${loadAfter[0].toFixed(2)} (other work on the ${cpus.length} cores lowers every figure; the ratios are measured in the same run)`,
       `- Wharf: WHARF_WORKERS=${workers}, WHARF_LIST_CACHE_MB=${process.env.WHARF_LIST_CACHE_MB ?? '32 (default)'}; data: ${SETTINGS.issues} issues and ${SETTINGS.mrs} merge requests in one private project, ${SETTINGS.projects} projects; the member is a developer of the projects' group`,

@@ -1,4 +1,4 @@
-// Issue #12's start-up and idle memory: a fresh server on an empty database, from spawning
+// Start-up time and idle memory: a fresh server on an empty database, from spawning
 // `node dist/src/main.js` to its first answer to `/-/readiness` (polled every 5 ms, as an
 // orchestrator would), then the RSS of each of its processes after 2 s idle. Run alone with
 // `node dist/bench/startup.js` (BENCH_STARTUP_RUNS, default 5, per worker count: 1 and the

@@ -6,7 +6,7 @@ import { loadConfig } from './config.js';
 import { isPrimary, runPrimary, workerReady, workerRole } from './workers.js';
 
 // Loading the modules allocates in bursts that would size V8's young generation at 16 MB for
-// good; growing it only once the process serves keeps an idle server small (issue #12: under
+// good; growing it only once the process serves keeps an idle server small (under
 // 80 MB) and lets it grow under load as usual.
 const YOUNG_GROWTH = '--semi-space-growth-factor';
 // Likewise the compilers beyond the interpreter: start-up code (module bodies, migrations,

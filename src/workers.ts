@@ -32,7 +32,7 @@ const STOP_TIMEOUT_MS = 10_000;
  * glibc gives each thread that allocates (libuv's pool runs the SQLite queries, V8 its GC and
  * compilers) an arena of its own, up to 8 per core, and keeps what is freed in each: a worker
  * that served the list benchmarks held 190 MB, 147 MB with two arenas, at the same speed
- * (issue #12: under 300 MB). Workers get two unless MALLOC_ARENA_MAX is set; glibc reads it
+ * (the goal: under 300 MB). Workers get two unless MALLOC_ARENA_MAX is set; glibc reads it
  * only at a process's start, so `npm start` sets it for a single process too.
  */
 function mallocArenas(): string {

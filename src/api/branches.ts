@@ -8,7 +8,7 @@ import { p } from '../http/params.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { paginateArray } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
-import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../finders/projects.js';
 import { BranchRules } from '../policy/branches.js';
 import { isValidBranchName } from '../git/ref_names.js';
 import { listBranchHeads } from '../git/refs.js';
@@ -22,7 +22,7 @@ const BRANCH_ROUTE = '/projects/:id/repository/branches/:branch';
 
 /** Branch entities for `names` (each with its head in `heads`). Also used by the protect routes. */
 export async function present(deps: Deps, project: ProjectWithNamespace, heads: Map<string, string>, names: string[]): Promise<BranchEntity[]> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   const reader = new RepoReader(gitdir);
   const root = project.default_branch ? heads.get(project.default_branch) : undefined;
   const tips = new Map(names.map((n) => [n, heads.get(n)!]));
@@ -43,7 +43,7 @@ export async function present(deps: Deps, project: ProjectWithNamespace, heads: 
 /** The branch named `name` and its head: 400 for a name git cannot have, 404 when absent. */
 export async function findBranch(deps: Deps, project: ProjectWithNamespace, name: string): Promise<{ name: string; head: string; heads: Map<string, string> }> {
   if (!isValidBranchName(name)) throw badRequest('The branch refname is invalid');
-  const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(project)));
+  const heads = await listBranchHeads(gitdirOf(deps.repos, project));
   const head = heads.get(name);
   if (!head) throw notFound('Branch');
   return { name, head, heads };
@@ -62,7 +62,7 @@ export const branchRoutes: Route[] = [
     summary: "List a repository's branches",
     response: { ...BRANCH, list: true },
     handler: async ({ ctx, deps, project, params: { search } }) => {
-      const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(project)));
+      const heads = await listBranchHeads(gitdirOf(deps.repos, project));
       let names = [...heads.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
       // Case-insensitive substring, as BranchesFinder; a blank search filters nothing.
       if (search) names = names.filter((n) => n.toUpperCase().includes(search.toUpperCase()));
@@ -81,7 +81,7 @@ export const branchRoutes: Route[] = [
     response: BRANCH,
     handler: async ({ ctx, deps, project, path }) => {
       if (ctx.method === 'HEAD') {
-        const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(project)));
+        const heads = await listBranchHeads(gitdirOf(deps.repos, project));
         ctx.status = heads.has(path.branch) ? 204 : 404;
         return HANDLED;
       }
@@ -103,7 +103,7 @@ export const branchRoutes: Route[] = [
       await createBranch(deps, loaded, v.branch, v.ref);
       // The default branch may have just been set.
       const fresh = (await findProjectByIdOrPath(deps.db, String(loaded.project.id))) ?? loaded.project;
-      const heads = await listBranchHeads(deps.repos.pathFor(fullPathOf(fresh)));
+      const heads = await listBranchHeads(gitdirOf(deps.repos, fresh));
       return (await present(deps, fresh, heads, [v.branch]))[0];
     },
   }),
@@ -117,7 +117,7 @@ export const branchRoutes: Route[] = [
     summary: 'Delete a branch',
     handler: async ({ ctx, deps, loaded, path }) => {
       const { name, head } = await findBranch(deps, loaded.project, path.branch);
-      const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(loaded.project))).commit(head);
+      const commit = await new RepoReader(gitdirOf(deps.repos, loaded.project)).commit(head);
       checkUnmodifiedSince(ctx, gitTime(commit.author.timestamp));
       await deleteBranch(deps, loaded, name, head);
     },

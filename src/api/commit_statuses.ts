@@ -17,7 +17,7 @@ import { repositoryOf } from './repo_context.js';
 import { route, type Route } from './core/route.js';
 
 /** Gitlab::Utils.to_boolean: true for true/t/yes/y/1/on, any case; anything else is false here. */
-const toBoolean = (v: string | undefined) => v !== undefined && /^(true|t|yes|y|1|on)$/i.test(v);
+const paramIsTrue = (v: string | undefined) => v !== undefined && /^(true|t|yes|y|1|on)$/i.test(v);
 
 async function presentStatuses(deps: Deps, rows: StatusWithSha[]) {
   const users = await usersById(deps.db, rows.map((r) => r.user_id));
@@ -36,7 +36,7 @@ export const commitStatusRoutes: Route[] = [
     response: { schema: 'CommitStatus', list: true },
     handler: async ({ ctx, deps, project, path, params }) => {
       if (!(await repositoryOf(deps, project).resolveCommit(path.sha))) throw notFound('Commit');
-      const filters = { ref: params.ref, stage: params.stage, name: params.name, all: toBoolean(params.all) };
+      const filters = { ref: params.ref, stage: params.stage, name: params.name, all: paramIsTrue(params.all) };
       const rows = await paginate<StatusWithSha>(ctx, deps.db, commitStatusesQuery(deps.db, project.id, path.sha, filters));
       return presentStatuses(deps, rows);
     },

@@ -15,7 +15,7 @@ import type { NoteTarget } from '../services/notes/notes.js';
 import type { DiffRefs } from '../services/notes/diff_positions.js';
 import type { NoteFacts } from '../policy/notes.js';
 import { can, type NoteSubject } from '../policy/can.js';
-import { fullPathOf } from '../finders/projects.js';
+import { gitdirOf } from '../finders/projects.js';
 import { repositoryOf } from './repo_context.js';
 import { noteSubject, readableNoteable, type Noteable, type NotedKind } from './noteables.js';
 
@@ -66,7 +66,7 @@ function noted(kind: NotedKind, what: string, resolvable: boolean): DiscussionNo
         canCreateNote: can(loaded.user, noteable.subject, 'create_note'),
         canResolveDiscussion: noteable.subject.kind === 'merge_request' && can(loaded.user, noteable.subject, 'resolve_note'),
         noteSubject: (note) => noteSubject(noteable, note),
-        gitdir: deps.repos.pathFor(fullPathOf(loaded.project)),
+        gitdir: gitdirOf(deps.repos, loaded.project),
         diffRefs: mr ? { base: mr.base_sha, start: mr.start_sha, head: mr.head_sha } : null,
       };
     },

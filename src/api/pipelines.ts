@@ -10,7 +10,7 @@ import { paginate } from '../http/pagination.js';
 import type { Deps } from '../deps.js';
 import { can } from '../policy/can.js';
 import { ciRefFacts } from '../policy/ci_refs.js';
-import { fullPathOf } from '../finders/projects.js';
+import { gitdirOf } from '../finders/projects.js';
 import { usersById } from '../finders/users.js';
 import { buildsQuery, findPipeline, JOB_SCOPES, latestCoverages, PIPELINE_ORDERS, PIPELINE_SCOPES, pipelinesById, pipelinesQuery } from '../finders/pipelines.js';
 import { RepoReader, type CommitInfo } from '../git/reader.js';
@@ -35,7 +35,7 @@ export async function presentJobs(deps: Deps, project: ProjectWithNamespace, bui
   const pipelineIds = [...new Set(builds.map((b) => b.pipeline_id))];
   const pipelines = await pipelinesById(deps.db, pipelineIds);
   const byId = new Map(pipelines.map((x) => [x.id, x]));
-  const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+  const reader = new RepoReader(gitdirOf(deps.repos, project));
   const commits = new Map<string, CommitInfo | undefined>();
   for (const x of pipelines) if (!commits.has(x.sha)) commits.set(x.sha, await reader.commit(x.sha).catch(() => undefined));
   return builds.map((b) => {
@@ -74,7 +74,7 @@ export const pipelineRoutes: Route[] = [
     status: 201,
     summary: 'Create a new pipeline',
     handler: async ({ deps, project, user, params }) => {
-      const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+      const reader = new RepoReader(gitdirOf(deps.repos, project));
       const isBranch = (await reader.branches()).includes(params.ref);
       const isTag = !isBranch && (await reader.tags()).includes(params.ref);
       if (!isBranch && !isTag) throw new Invalid({ base: ['Reference not found'] });

@@ -5,7 +5,7 @@
 // with `repositoryOf`.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
-import { fullPathOf } from '../finders/projects.js';
+import { gitdirOf } from '../finders/projects.js';
 import { RepoReader } from '../git/reader.js';
 
 /** Spread into a route: anyone (the project's visibility decides), the project of `:id`, download_code. */
@@ -13,7 +13,7 @@ export const REPOSITORY_READ = { auth: 'anonymous', load: 'project', ability: 'd
 
 /** The reader of the project's bare repository. */
 export function repositoryOf(deps: Deps, project: ProjectWithNamespace): RepoReader {
-  return new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+  return new RepoReader(gitdirOf(deps.repos, project));
 }
 
 /** The ref a route uses when none is given: the default branch, else the branch HEAD names. */

@@ -32,8 +32,8 @@ export const repositoryRoutes: Route[] = [
       const reader = repositoryOf(deps, project);
       const commitOid = await reader.resolveCommit(params.ref ?? (await defaultRef(project, reader)));
       if (!commitOid) throw notFound('Tree');
-      // 10.8 answered [] for a path that is not a directory; later GitLab (and the issue this
-      // implements) answer 404 Tree Not Found, which tells a client its path is wrong.
+      // 10.8 answered [] for a path that is not a directory; later GitLab (and Wharf) answer
+      // 404 Tree Not Found, which tells a client its path is wrong.
       const names = pathNames(params.path ?? '');
       const entries = names === null ? null : await reader.tree(commitOid, names.join('/'), params.recursive);
       if (!entries) throw notFound('Tree');

@@ -11,6 +11,7 @@
 import type { Urls } from '../http/urls.js';
 import type { MergeRequestRow } from '../store/issuable_rows.js';
 import type { MergeRequestExtras } from '../store/extras.js';
+import { flag } from '../store/rows.js';
 import { ghostUser, userBasic } from './user.js';
 import { milestoneEntity } from './milestone.js';
 import { pipelineBasic } from './pipeline.js';
@@ -28,7 +29,7 @@ export function changesCount(n: number | null, overflow = false): string | null 
   return overflow ? `${n}+` : String(n);
 }
 
-const flag = (v: boolean | number | null) => (v === null ? null : !!v);
+const nullableFlag = (v: boolean | number | null) => (v === null ? null : flag(v));
 
 function webUrl(row: MergeRequestRow, extras: MergeRequestExtras, urls: Urls): string {
   return urls.web(`${extras.projectPaths.get(row.target_project_id)}/merge_requests/${row.iid}`);
@@ -84,9 +85,9 @@ export function mergeRequestBasic(row: MergeRequestRow, extras: MergeRequestExtr
     sha: row.head_sha,
     merge_commit_sha: row.merge_commit_sha,
     user_notes_count: row.user_notes_count,
-    discussion_locked: flag(row.discussion_locked),
-    should_remove_source_branch: flag(row.should_remove_source_branch),
-    force_remove_source_branch: flag(row.force_remove_source_branch),
+    discussion_locked: nullableFlag(row.discussion_locked),
+    should_remove_source_branch: nullableFlag(row.should_remove_source_branch),
+    force_remove_source_branch: nullableFlag(row.force_remove_source_branch),
     ...(isForFork(row) ? { allow_maintainer_to_push: allowMaintainerToPush ?? false } : {}),
     web_url: webUrl(row, extras, urls),
     time_stats: {

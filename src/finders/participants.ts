@@ -7,6 +7,7 @@ import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { IssueRow, MergeRequestRow, NoteableType } from '../store/issuable_rows.js';
 import { canReadProject, projectAccess } from '../policy/projects.js';
 import { extractMentions, extractTitleMentions, mergeMentions, resolveMentions } from './mentions.js';
+import { findUserById } from './users.js';
 
 interface Participable {
   type: NoteableType;
@@ -25,7 +26,7 @@ async function participantsOf(db: Conn, project: ProjectWithNamespace, it: Parti
   const ids: number[] = [];
   for (const id of [...it.assigneeIds, it.authorId, ...notes.map((n) => n.author_id)]) if (id !== null && !ids.includes(id)) ids.push(id);
   const mentioned = mergeMentions(extractTitleMentions(it.title), extractMentions(it.description), ...notes.map((n) => extractMentions(n.body))).names;
-  const author: UserRow | undefined = it.authorId === null ? undefined : await db('users').where({ id: it.authorId }).first();
+  const author: UserRow | undefined = it.authorId === null ? undefined : await findUserById(db, it.authorId);
   if (author) for (const id of await resolveMentions(db, project, author, mentioned)) if (!ids.includes(id)) ids.push(id);
   const users: UserRow[] = ids.length ? await db('users').whereIn('id', ids) : [];
   const byId = new Map(users.map((u) => [u.id, u]));

@@ -1,6 +1,7 @@
 // Finding projects: one by id or full path, and filtered lists of the visible ones.
 import type { Knex } from 'knex';
 import type { Conn, Db } from '../store/db.js';
+import type { RepoStore } from '../git/repos.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { OWNER, visibilityLevel, type Visibility } from '../policy/levels.js';
 import { ACCESS_COLUMNS_SQL, accessBindings, accessOf, authorizedProjectIds, whereVisibleProjects, type AccessColumns, type ProjectAccess } from '../policy/projects.js';
@@ -134,6 +135,11 @@ export async function withNamespaces(db: Conn, rows: ProjectRow[]): Promise<Proj
 
 export function fullPathOf(project: ProjectWithNamespace): string {
   return `${project.namespace.full_path}/${project.path}`;
+}
+
+/** The folder of a project's bare repository. */
+export function gitdirOf(repos: RepoStore, project: ProjectWithNamespace): string {
+  return repos.pathFor(fullPathOf(project));
 }
 
 export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';

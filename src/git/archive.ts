@@ -102,7 +102,7 @@ export function archiveStream(gitdir: string, commitOid: string, prefix: string,
   const out = new PassThrough();
   const fail = (err: Error) => out.destroy(err);
   (async () => {
-    // archiver is loaded by the first archive, not at start (issue #12: start-up and idle memory).
+    // archiver is loaded by the first archive, not at start (start-up time and idle memory).
     const { TarArchive, ZipArchive } = await import('archiver');
     const archive: Archiver = zip ? new ZipArchive({ zlib: { level: 6 } }) : new TarArchive({});
     archive.on('error', fail);

@@ -1,4 +1,4 @@
-// The diff engine shared by commit diffs, compare and (later) merge request changes: two
+// The diff engine shared by commit diffs, compare and merge request changes: two
 // commits (or a commit and its first parent) → GitLab's change objects, bounded by GitLab
 // 10.8's DiffCollection limits. The `diff` text is what libgit2 gave GitLab 10.8 after its
 // header strip: from the "---" line (or "Binary files …") on, "" when git prints no patch

@@ -1,12 +1,12 @@
 // isomorphic-git, loaded when a repository is first read or written rather than at start:
 // parsing the library is about a third of Wharf's start-up time and a fair part of its idle
-// memory (issue #12: start-up under a second, under 80 MB idle). The default export behaves
+// memory (the goals: start-up under a second, under 80 MB idle). The default export behaves
 // as the library's own (`git.readBlob({ fs, gitdir, ... })`), loading it on first use.
 //
 // The library's small file operations run synchronously: a ref, `packed-refs` or a loose
 // object is a few hundred bytes, and each promise-based read is four trips through libuv's
 // thread pool (open, stat, read, close) that queue behind the database's reads — a file read
-// cost ten times the rest of the request (issue #12). Pack files, which can be large, are
+// cost ten times the rest of the request. Pack files, which can be large, are
 // still read asynchronously; the library keeps them once read.
 import nodeFs from 'node:fs';
 import { createRequire } from 'node:module';

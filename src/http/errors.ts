@@ -54,10 +54,6 @@ export function conflict(message = '409 Conflict'): ApiError {
   return new ApiError(409, { message });
 }
 
-export function accepted(): ApiError {
-  return new ApiError(202, { message: '202 Accepted' });
-}
-
 type Answer = { status: number; body: unknown };
 type DomainErrorClass = abstract new (...args: never[]) => domain.DomainError;
 

@@ -1,5 +1,5 @@
 // The refresh of a project's statistics after a git push (GitLab's ProjectCacheWorker, queue
-// project_cache); queued by services/push/after_push.ts, one waiting per project at a time.
+// project_cache); queued by services/push/refs_moved.ts after a git push, one waiting per project at a time.
 import { PROJECT_CACHE_JOB, refreshStatisticsOf } from '../services/repository/statistics.js';
 import { registerJob } from './registry.js';
 

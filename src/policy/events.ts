@@ -1,6 +1,6 @@
 // Which events a viewer may see (GitLab 10.8's EventsFinder joined to the visible projects,
 // plus Event#visible_to_user?, which 10.8 applied only to web feeds and Wharf applies to the
-// API as the issue asks). An event shows when its project is readable and:
+// API too). An event shows when its project is readable and:
 // - a push or a comment on a commit: the viewer may download the project's code;
 // - a membership change (joined, left, expired) or the project's creation: always;
 // - a milestone event: always;
@@ -9,7 +9,7 @@
 // - a merge request, or a comment on one: the viewer may read the project's merge requests
 //   (or is its author or assignee);
 // - a project snippet's creation, or a comment on one: the viewer's snippet lists show it
-//   (policy/snippets.ts; 10.8 shows neither, Wharf records and shows both as the issue asks);
+//   (policy/snippets.ts; 10.8 shows neither, Wharf records and shows both);
 // - anything else: never.
 // Admins see everything. Written as SQL so that a page of events is one query.
 // An event of no project (a destroyed project's) shows only to its author and admins.

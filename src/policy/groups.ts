@@ -24,17 +24,6 @@ function directGroupIds(db: Conn, userId: number): Knex.QueryBuilder {
   return db('members').select('source_id').where({ source_type: 'group', user_id: userId }).whereNull('requested_at');
 }
 
-/** Group ids the user belongs to, directly or through an ancestor group. */
-export function memberGroupIds(db: Conn, userId: number): Knex.QueryBuilder {
-  return db('namespace_ancestors as ga')
-    .select('ga.namespace_id')
-    .join('members as gm', function () {
-      this.on('gm.source_id', '=', 'ga.ancestor_id').andOnVal('gm.source_type', '=', 'group');
-    })
-    .where('gm.user_id', userId)
-    .whereNull('gm.requested_at');
-}
-
 /** Visibility levels anyone in the user's position sees without membership. */
 function openLevels(user: UserRow | null): number[] {
   if (isAdmin(user)) return [0, INTERNAL, PUBLIC];

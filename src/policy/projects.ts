@@ -156,7 +156,7 @@ export type ProjectLevelAbility =
   | 'admin_label'
   | 'read_milestone'
   | 'admin_milestone'
-  | 'fork_project' // issue #5 (forks): reporters, and any signed-in reader of a public/internal project
+  | 'fork_project' // forks: reporters, and any signed-in reader of a public/internal project
   | 'read_pages'
   | 'update_pages'
   | 'read_commit_status'

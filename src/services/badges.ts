@@ -4,13 +4,14 @@
 // branch's head commit, read from the repository). URLs are stored stripped; an invalid one is
 // `must be a valid URL` and nothing is written. The caller has checked the permissions.
 import type { Conn } from '../store/db.js';
+import { insertReturningId } from '../store/ids.js';
 import type { ProjectWithNamespace } from '../store/rows.js';
 import type { BadgeRow } from '../store/badge_rows.js';
 import type { RepoStore } from '../git/repos.js';
 import { now } from '../store/time.js';
 import { Invalid } from '../store/domain_errors.js';
 import { RepoReader } from '../git/reader.js';
-import { fullPathOf } from '../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../finders/projects.js';
 import { isValidBadgeUrl, type BadgePlaceholders } from '../store/badge_urls.js';
 
 export interface BadgeUrls {
@@ -36,17 +37,14 @@ export async function createBadge(db: Conn, owner: BadgeOwner, urls: BadgeUrls):
   const errors = badgeErrors(urls);
   if (errors) throw new Invalid(errors);
   const stamp = now();
-  const [row] = await db('badges')
-    .insert({
-      type: owner.type,
-      project_id: owner.type === 'ProjectBadge' ? owner.projectId : null,
-      group_id: owner.type === 'GroupBadge' ? owner.groupId : null,
-      ...stripped(urls),
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  const id: number = typeof row === 'object' ? row.id : row;
+  const id = await insertReturningId(db, 'badges', {
+    type: owner.type,
+    project_id: owner.type === 'ProjectBadge' ? owner.projectId : null,
+    group_id: owner.type === 'GroupBadge' ? owner.groupId : null,
+    ...stripped(urls),
+    created_at: stamp,
+    updated_at: stamp,
+  });
   return db('badges').where({ id }).first();
 }
 
@@ -71,7 +69,7 @@ export async function badgePlaceholders(repos: RepoStore, project: ProjectWithNa
   let sha: string | null = null;
   if (branch) {
     try {
-      sha = await new RepoReader(repos.pathFor(fullPathOf(project))).resolveCommit(branch);
+      sha = await new RepoReader(gitdirOf(repos, project)).resolveCommit(branch);
     } catch {
       sha = null; // no repository on disk: the placeholder stays
     }

@@ -1,5 +1,5 @@
 // List totals (X-Total) kept per process while the tables they count stay unchanged: counting
-// 100,000 issues takes SQLite about 10 ms, more than everything else a page costs (issue #12).
+// 100,000 issues takes SQLite about 10 ms, more than everything else a page costs.
 // A finder marks its list query with the cache topics whose tables the query reads
 // (src/store/cache_epochs.ts: triggers move them on every write); pagination then takes the
 // total from here while those epochs have not moved, keyed by the count's SQL and bindings,

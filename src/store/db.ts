@@ -142,3 +142,16 @@ export async function postgresLocaleMismatch(db: Db): Promise<string | null> {
 export function isSqlite(db: Conn): boolean {
   return db.client.dialect === 'sqlite3';
 }
+
+/**
+ * Runs `fn` once `db`'s transaction has committed (at once outside a transaction); never when
+ * it rolls back. A savepoint's release counts as its commit.
+ */
+export function afterCommit(db: Conn, fn: () => void): void {
+  const tx = db as Partial<{ isTransaction: boolean; executionPromise: Promise<unknown> }>;
+  if (tx.isTransaction && tx.executionPromise) {
+    tx.executionPromise.then(fn, () => undefined);
+  } else {
+    fn();
+  }
+}

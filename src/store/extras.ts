@@ -30,15 +30,19 @@ export interface MergeRequestExtras {
   projects: Map<number, { visibilityLevel: number; jobsEnabled: boolean }>;
 }
 
-export interface PushPayloadRow {
-  event_id: number;
+/** A push event's payload (push_event_payloads, GitLab 10.8's PushEventPayload), one per moved ref. */
+export interface PushPayload {
   commit_count: number;
-  action: string;
-  ref_type: string;
+  action: 'created' | 'removed' | 'pushed';
+  ref_type: 'branch' | 'tag';
   commit_from: string | null;
   commit_to: string | null;
   ref: string;
   commit_title: string | null;
+}
+
+export interface PushPayloadRow extends PushPayload {
+  event_id: number;
 }
 
 export interface EventTarget {

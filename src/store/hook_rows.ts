@@ -26,23 +26,6 @@ export interface WebHookRow {
   updated_at: string;
 }
 
-/** The event columns a project hook has (all settable through the API). */
-export const PROJECT_HOOK_EVENTS = [
-  'push_events',
-  'tag_push_events',
-  'issues_events',
-  'confidential_issues_events',
-  'merge_requests_events',
-  'note_events',
-  'confidential_note_events',
-  'job_events',
-  'pipeline_events',
-  'wiki_page_events',
-] as const;
-
-/** The event columns a system hook takes through the API. */
-export const SYSTEM_HOOK_EVENTS = ['push_events', 'tag_push_events', 'merge_requests_events'] as const;
-
 /** GitLab's hook scopes and the column each one reads. */
 export const HOOK_SCOPES = {
   push_hooks: 'push_events',

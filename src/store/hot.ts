@@ -1,7 +1,7 @@
 // Reads on the hot path of every request (the token, the project and the caller's access, the
 // cache epochs, a page of a list) as prepared statements on their own SQLite connections:
 // Knex builds the SQL and takes a pool connection on every call, which costs more than the
-// query itself (issue #12: 5,970 req/s with one Knex query against 17,840 with a prepared
+// query itself (5,970 req/s with one Knex query against 17,840 with a prepared
 // statement). Each SQL text is prepared once per connection and reused.
 //
 // Only for reads outside a transaction: these connections never see a transaction's

@@ -13,8 +13,13 @@ export async function advanceIdSequence(db: Conn, table: string): Promise<void> 
   );
 }
 
-/** Inserts `row` into `table` and answers its id (Knex answers a number on SQLite, a row on PostgreSQL). */
+/** The id of one element of `.insert(...).returning('id')`'s answer: a number on SQLite, a row on PostgreSQL. */
+export function returnedId(inserted: { id: number } | number): number {
+  return Number(typeof inserted === 'object' ? inserted.id : inserted);
+}
+
+/** Inserts `row` into `table` and answers its id. */
 export async function insertReturningId(db: Conn, table: string, row: object): Promise<number> {
   const [inserted] = await db(table).insert(row).returning('id');
-  return Number(typeof inserted === 'object' ? inserted.id : inserted);
+  return returnedId(inserted);
 }

@@ -12,6 +12,7 @@
 import type { Knex } from 'knex';
 import type { Conn, Db } from './db.js';
 import { isSqlite } from './db.js';
+import { returnedId } from './ids.js';
 import type { JobRow } from './job_queue.js';
 
 export interface ClaimOptions {
@@ -126,8 +127,7 @@ export async function insertClaimedJob(db: Db, row: Omit<JobRow, 'id'>, owner: s
   const insert = db('jobs').insert(claimed).returning('id');
   const ids: ({ id: number } | number)[] = claimed.unique_key ? await insert.onConflict('unique_key').ignore() : await insert;
   if (!ids.length) return null;
-  const first = ids[0];
-  return { ...claimed, id: typeof first === 'number' ? first : Number(first.id) };
+  return { ...claimed, id: returnedId(ids[0]) };
 }
 
 /** Moves the lease expiry of this owner's running jobs (the heartbeat). */

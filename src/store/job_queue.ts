@@ -45,7 +45,8 @@
 // lose it), services call `deps.jobs.perform(kind, payload)` (JobPerformer below), outside
 // any transaction. Tests wait for queued work with the runner's `drain()`.
 import { EventEmitter } from 'node:events';
-import type { Conn } from './db.js';
+import { afterCommit, type Conn } from './db.js';
+import { returnedId } from './ids.js';
 
 /** GitLab 10.8's Sidekiq queues that Wharf's jobs run in (config/sidekiq_queues.yml). */
 export const QUEUE_NAMES = [
@@ -152,15 +153,7 @@ export function onJobsEnqueued(listener: () => void): () => void {
 }
 
 function announce(db: Conn): void {
-  const tx = db as Partial<{ isTransaction: boolean; executionPromise: Promise<unknown> }>;
-  if (tx.isTransaction && tx.executionPromise) {
-    tx.executionPromise.then(
-      () => enqueued.emit('enqueued'),
-      () => undefined, // rolled back: nothing was queued
-    );
-  } else {
-    enqueued.emit('enqueued');
-  }
+  afterCommit(db, () => enqueued.emit('enqueued'));
 }
 
 /** The row of a new job (also used by the runner for a job it performs at once). */
@@ -198,8 +191,7 @@ export async function enqueueJob(db: Conn, kind: string, payload: unknown, opts:
   const ids: ({ id: number } | number)[] = opts.uniqueKey ? await insert.onConflict('unique_key').ignore() : await insert;
   if (!ids.length) return null;
   announce(db);
-  const first = ids[0];
-  return typeof first === 'number' ? first : Number(first.id);
+  return returnedId(ids[0]);
 }
 
 /** A job by id (status endpoints, tests). */

@@ -18,15 +18,5 @@ export interface KeyRow {
   updated_at: string;
 }
 
-/** A deploy key enabled in a project. */
-export interface DeployKeyProjectRow {
-  id: number;
-  deploy_key_id: number;
-  project_id: number;
-  can_push: Flag;
-  created_at: string;
-  updated_at: string;
-}
-
 /** A deploy key with its link to one project (what the project's deploy key routes show). */
 export type DeployKeyInProject = KeyRow & { can_push: Flag; link_id: number; project_id: number; link_updated_at: string };

@@ -30,16 +30,6 @@ export function isResolvable(note: NoteKindFacts): boolean {
   return !!note.type && RESOLVABLE_TYPES.has(note.type) && RESOLVABLE_NOTEABLES.has(note.noteable_type) && !note.system;
 }
 
-/** Whether discussions of this noteable kind can be resolved at all. */
-export function supportsResolvableNotes(noteableType: string): boolean {
-  return RESOLVABLE_NOTEABLES.has(noteableType);
-}
-
-/** NoteOnDiff#diff_note?: the note sits on a line of a diff. */
-export function isDiffNote(note: Pick<NoteKindFacts, 'type'>): boolean {
-  return note.type === 'DiffNote' || note.type === 'LegacyDiffNote';
-}
-
 /** A plain note is a discussion of its own (IndividualNoteDiscussion#individual_note?). */
 export function isIndividualNote(note: Pick<NoteKindFacts, 'type'>): boolean {
   return note.type === null;
@@ -50,9 +40,4 @@ export function newDiscussionId(noteableType: AnyNoteableType, idOrSha: number |
   const underscored = noteableType.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
   const parts = ['discussion', underscored, String(idOrSha), crypto.randomBytes(16).toString('hex')];
   return crypto.createHash('sha1').update(parts.join('-')).digest('hex');
-}
-
-/** A discussion id as GitLab makes them: 40 lower-case hex digits. */
-export function isDiscussionId(id: string): boolean {
-  return /^[0-9a-f]{40}$/.test(id);
 }

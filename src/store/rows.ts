@@ -1,7 +1,12 @@
 // Row types of the foundation tables, as the driver returns them. SQLite answers booleans as
-// 0/1: entities convert with Boolean().
+// 0/1: entities convert with flag() (or Boolean()).
 
 export type Flag = boolean | number;
+
+/** A stored boolean column's value as a boolean: SQLite answers 1 or 0, PostgreSQL true or false; null is false. */
+export function flag(v: unknown): boolean {
+  return v === true || v === 1;
+}
 
 export interface UserRow {
   id: number;

@@ -1,6 +1,6 @@
 // A new SQLite database is a copy of an empty one made at build time, not a replay of every
 // migration (as Rails, and so GitLab, loads db/schema.rb into a new database instead of running
-// its migrations): the replay costs a start-up 150–250 ms, the copy a few (issue #12, start-up
+// its migrations): the replay costs a start-up 150–250 ms, the copy a few (start-up stays
 // under 1 s). `make build` runs the migrations once into `dist/db/empty.sqlite3` and writes
 // beside it a digest of the migration files it ran. A start on a missing database file copies
 // it only while that digest still matches the migrations present (else it replays them as

@@ -68,7 +68,7 @@ function abilitiesFor(scopes: string[]): Set<GitAbility> {
 async function tokenActor(deps: Deps, password: string): Promise<GitActor | null> {
   const token = await deps.db('personal_access_tokens').where({ token_digest: tokenDigest(password) }).first();
   if (!token || token.revoked || tokenExpired(token)) return null;
-  const user: UserRow | undefined = await deps.db('users').where({ id: token.user_id }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, token.user_id);
   if (!user) return null;
   // Any known scope signs the user in; only api/read_repository give git abilities (GitLab's
   // valid_scoped_token? against every API scope, then abilities_for_scopes).

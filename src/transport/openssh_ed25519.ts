@@ -3,8 +3,8 @@
 // `ssh-keygen -t ed25519` writes and every SSH server and client reads.
 //
 // Why not the ssh2 package, which reads and writes it too: loading ssh2 instantiates its
-// WebAssembly poly1305 at once, 17 MB of memory a process carries for good (issue #12: an idle
-// server under 80 MB). With this, a process loads ssh2 only for its first SSH connection or
+// WebAssembly poly1305 at once, 17 MB of memory a process carries for good (an idle
+// server stays under 80 MB). With this, a process loads ssh2 only for its first SSH connection or
 // public key; a host key of another kind (an administrator's RSA key, an encrypted one) is
 // still read by ssh2 (ssh_host_key.ts).
 //

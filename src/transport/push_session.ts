@@ -2,13 +2,13 @@
 // given the ref updates, the lock files a crash left on them are cleared (under the project's
 // repository lock: the project must still live in this folder) and the per-ref checks are
 // written for the pre-receive hook (push_checks.ts, hooks.ts); once git is done, the refs that
-// moved get GitLab's after-push work (services/push/after_push.ts: default branch, events, merge
+// moved get GitLab's after-push work (services/push/refs_moved.ts: default branch, events, merge
 // request refresh, statistics), credited to the pusher (a deploy key's creator for a key).
 import type { Deps } from '../deps.js';
 import { findProjectByIdOrPath } from '../finders/projects.js';
 import { listBranchHeads } from '../git/refs.js';
 import { clearStaleRefLocks } from '../git/stale_locks.js';
-import { afterPush } from '../services/push/after_push.js';
+import { afterRefsMoved } from '../services/push/refs_moved.js';
 import { settingsOf } from '../services/settings/application_settings.js';
 import { withProjectRepository } from '../services/repository/guard.js';
 import { GitAccessDenied, MESSAGES, pusherOf, type GitRequest } from './git_access.js';
@@ -59,7 +59,7 @@ export async function followUpPush(deps: Deps, req: GitRequest, dir: PushDir): P
     // The project as it is now: renamed meanwhile, git carried on in the moved folder (it
     // works relative to the folder it entered); deleted, there is nothing to follow.
     const project = await findProjectByIdOrPath(deps.db, String(req.project.id));
-    if (project) await afterPush(deps, project, pusherOf(req.actor), await dir.pushed());
+    if (project) await afterRefsMoved(deps, { project, user: pusherOf(req.actor), updates: await dir.pushed(), statistics: 'queued' });
   } catch (err) {
     deps.log.error({ err, project: req.project.id }, 'after-push work failed');
   }

@@ -15,8 +15,8 @@
 import type Koa from 'koa';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
-import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
-import { recordUserActivity } from '../services/push/after_push.js';
+import { recordUserActivity } from '../services/users/activity.js';
+import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../finders/projects.js';
 import { checkAccess, GitAccessDenied, type GitRequest, type GitService } from './git_access.js';
 import { authenticate, GitHttpError, httpRefusal } from './http_auth.js';
 import { CommandListReader, FLUSH, pkt, PktFramingChecker, type CommandList } from './pktline.js';
@@ -80,7 +80,7 @@ export function gitHttpMiddleware(deps: Deps): Koa.Middleware {
         actor,
         access,
         command: service as GitService,
-        gitdir: deps.repos.pathFor(fullPathOf(project!)),
+        gitdir: gitdirOf(deps.repos, project!),
       };
       if (action === 'info/refs') await advertise(deps, ctx, req);
       else await serve(deps, ctx, req);
@@ -131,7 +131,7 @@ async function advertise(deps: Deps, ctx: Koa.Context, req: HttpGitRequest): Pro
   const env = gitEnv(ctx);
   // Protocol v2 has no `# service=` preamble (as git-http-backend).
   const v2 = req.command === 'git-upload-pack' && wantsProtocolV2(env);
-  if (req.command === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
+  if (req.command === 'git-upload-pack') await recordUserActivity(deps.db, req.actor.user);
   ctx.status = 200;
   const result = await runService({
     ...baseRun(deps, ctx, req),

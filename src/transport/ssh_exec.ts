@@ -8,8 +8,8 @@
 import type { Readable } from 'node:stream';
 import type { ServerChannel } from 'ssh2';
 import type { Deps } from '../deps.js';
-import { findProjectByIdOrPath, fullPathOf } from '../finders/projects.js';
-import { recordUserActivity } from '../services/push/after_push.js';
+import { recordUserActivity } from '../services/users/activity.js';
+import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../finders/projects.js';
 import { checkAccess, GitAccessDenied, type GitActor, type GitRequest } from './git_access.js';
 import { settingsOf } from '../services/settings/application_settings.js';
 import { actorOf, type SshIdentity } from './ssh_auth.js';
@@ -40,7 +40,7 @@ export function refuse(channel: ServerChannel, message: string): void {
 async function authorize(deps: Deps, actor: GitActor, command: string, path: string): Promise<GitRequest> {
   const project = await findProjectByIdOrPath(deps.db, path);
   const access = await checkAccess(deps, actor, project, command, 'ssh', await settingsOf(deps));
-  return { project: project!, actor, access, command: command as GitRequest['command'], gitdir: deps.repos.pathFor(fullPathOf(project!)) };
+  return { project: project!, actor, access, command: command as GitRequest['command'], gitdir: gitdirOf(deps.repos, project!) };
 }
 
 function baseRun(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv, extra: Record<string, string> = {}) {
@@ -52,7 +52,7 @@ function baseRun(deps: Deps, req: GitRequest, channel: ServerChannel, env: Sessi
 }
 
 async function serveFetch(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv): Promise<void> {
-  if (req.command === 'git-upload-pack') await recordUserActivity(deps, req.actor.user);
+  if (req.command === 'git-upload-pack') await recordUserActivity(deps.db, req.actor.user);
   // Partial clone: let clients ask for `--filter=blob:none` and the like.
   const args = req.command === 'git-upload-pack' ? ['-c', 'uploadpack.allowFilter=true', 'upload-pack', req.gitdir] : ['upload-archive', req.gitdir];
   await runGitOnChannel({ ...baseRun(deps, req, channel, env), args, killOnDisconnect: true });

@@ -17,7 +17,7 @@
 //
 // The port is a plain TCP server; the ssh2 package is loaded, and its server made, on the
 // first connection, which it is then handed (ssh2's injectSocket): loading ssh2 costs a process
-// 17 MB, which a server nobody uses SSH with never pays (issue #12).
+// 17 MB, which a server nobody uses SSH with never pays.
 import { createRequire } from 'node:module';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type Ssh2 from 'ssh2';

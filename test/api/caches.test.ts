@@ -1,4 +1,4 @@
-// The per-process caches of issue #12 (tokens and their users, list totals) are never served
+// The per-process caches (tokens and their users, list totals) are never served
 // stale: a revoked, expired or re-scoped token is refused, a blocked user is refused, a removed
 // member no longer sees the private project, and a list's X-Total moves, on the very next
 // request, in the process that made the change and in another process on the same database

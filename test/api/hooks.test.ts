@@ -1,4 +1,4 @@
-// Webhooks (issue #20): the project hook and system hook endpoints as GitLab 10.8 answers
+// Webhooks: the project hook and system hook endpoints as GitLab 10.8 answers
 // them, and deliveries to a real HTTP receiver on 127.0.0.1 — one per event with 10.8's
 // headers and payload fields, the retry of a receiver that fails, a hanging receiver that
 // delays no API write, and no delivery to a local address unless the setting allows it.

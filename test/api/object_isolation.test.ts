@@ -1,4 +1,4 @@
-// Git objects of one repository are never read through another (issue #21's "a stranger must
+// Git objects of one repository are never read through another ("a stranger must
 // never touch another project"): knowing the id of a commit, tree or blob of a private project
 // — from a leaked log, or from the time one was a member — gives nothing through one's own
 // project, even just after the owner read that object (whatever a process caches).

@@ -1,4 +1,4 @@
-// Branch names that are not ref names (issue #21): `./master`, `../` paths into another
+// Branch names that are not ref names: `./master`, `../` paths into another
 // repository, over-long names, lone surrogates and revisions built to make a regex backtrack.
 // Each case is one a client can send; the repositories are checked with the real `git`.
 import { expect } from 'chai';
@@ -14,7 +14,7 @@ interface Project {
   dir: string;
 }
 
-describe('Ref names from clients (issue #21)', function () {
+describe('Ref names from clients', function () {
   this.timeout(60000);
   let s: TestServer;
   let owner: Account;

@@ -1,5 +1,5 @@
-// Renames and deletes racing repository writes (issue #21, part 2), and what a kill in the
-// middle of a git write leaves behind (part 3), through the real API on a real repos folder.
+// Renames and deletes racing repository writes, and what a kill in the
+// middle of a git write leaves behind, through the real API on a real repos folder.
 // What must hold: a 201 commit is in the repository of the project that answered it; a
 // project's folder is never re-created by a writer after a rename or a delete; concurrent
 // renames take turns instead of failing; a delete leaves no folder; a truncated object or a

@@ -1,6 +1,6 @@
 // Two Wharf processes on one database and one repositories folder (the worker processes of
-// one installation) renaming and deleting projects while both write to them (issue #21,
-// part 2): the repository lock must hold across processes. Every 201 commit must be on its
+// one installation) renaming and deleting projects while both write to them:
+// the repository lock must hold across processes. Every 201 commit must be on its
 // branch in the repository of its project, every deleted project's folder must be gone and
 // no folder may be left that no project owns.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 19's "nothing else dropped": each create and update endpoint gets every parameter
+// "Nothing a client sends is silently dropped": each create and update endpoint gets every parameter
 // GitLab 10.8 documents for it (test/helpers/round_trip.ts), and each one must show in the
 // answer and in the object read back, or be proved kept by a check of its own.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Issue 19's "nothing else dropped", continued (test/helpers/round_trip.ts): members, branches
+// "Nothing a client sends is silently dropped", continued (test/helpers/round_trip.ts): members, branches
 // and their protection, shares, keys, tokens, notes, tags and releases, files.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';

@@ -1,4 +1,4 @@
-// "Nothing a client sends is silently dropped" (issue 19): posts the documented parameters
+// "Nothing a client sends is silently dropped": posts the documented parameters
 // of a create or update endpoint, then reads the object back and checks that every parameter
 // shows in the answer and in what a later GET returns. A parameter shown under another name
 // or form gives its expectation in `shows`; one that no entity shows (a password, a file)

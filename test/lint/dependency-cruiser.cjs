@@ -9,7 +9,7 @@
 // No import cycles anywhere, and no import from a lower layer to a higher one. A rule here
 // is the architecture: fix the import, do not add an exception. The baseline next to this
 // file (known-violations.json) listed the imports that were already wrong when the check
-// landed; issue #12 removed the last of them (presenters that queried), so it is empty and
+// landed; moving the queries out of presenters removed the last of them, so it is empty and
 // stays so: never add an entry.
 /** A path inside one of src/'s folders. */
 const under = (...folders) => `^src/(${folders.join('|')})/`;

@@ -1,5 +1,5 @@
 // Killing the server (SIGKILL, a child process) in the middle of repository work and starting
-// it again on the same database and repositories (issue #21, parts 2 and 3). After the
+// it again on the same database and repositories. After the
 // restart: every repository passes `git fsck`, every branch points at a commit, every 201
 // commit is on its branch in the project's repository, every project row has its folder and
 // no folder is left without a project, and the branches take new commits.

@@ -1,4 +1,4 @@
-// A `git push` meeting a `<ref>.lock` (issue #21, part 3): one left behind by a killed process
+// A `git push` meeting a `<ref>.lock`: one left behind by a killed process
 // is cleared and the push lands; one held right now refuses the ref as git does, and the
 // client never sees where the server keeps its repositories.
 import fs from 'node:fs';

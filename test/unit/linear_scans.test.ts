@@ -1,4 +1,4 @@
-// Scans that replaced super-linear regexes (issue #21) read what the regexes read: the
+// Scans that replaced super-linear regexes read what the regexes read: the
 // identity split of a commit line and protected-branch wildcards on every short string of
 // the characters that matter, and the Markdown masks of mention extraction, also on inputs
 // of unclosed openers.

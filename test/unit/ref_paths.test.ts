@@ -1,4 +1,4 @@
-// The last line of defence of issue #21: src/git/refs.ts joins a ref name to a path only
+// The last line of defence against ref names that leave their repository: src/git/refs.ts joins a ref name to a path only
 // when the name is a ref of that repository, and RepoStore.branchExists takes names
 // literally. Two real bare repositories side by side, as a fork and its upstream are.
 import { expect } from 'chai';

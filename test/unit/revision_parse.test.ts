@@ -1,4 +1,4 @@
-// Revision suffixes (`master~2^{}^2`) parsed in one pass (issue #21): the same split as the
+// Revision suffixes (`master~2^{}^2`) parsed in one pass: the same split as the
 // regex it replaces, on every short string of the characters that matter, and a 100 KB
 // `a~~~…~X` (which held that regex for half a minute) read as one plain name.
 import { expect } from 'chai';

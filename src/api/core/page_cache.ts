@@ -3,7 +3,7 @@
 // (store/cache_epochs.ts: triggers move them in the writing transaction, whichever process
 // writes). GitLab keeps polled lists cheap with ETag caching; this is the server-side half of
 // that: a repeated request for the same page by the same user costs the auth, the project
-// lookup and a copy of bytes instead of five queries and a 140 KB serialisation (issue #12).
+// lookup and a copy of bytes instead of five queries and a 140 KB serialisation.
 //
 // The key is the user (and the admin behind a sudo), the origin (the Link header names it) and
 // the whole URL; pages that depend on the calendar (`#upcoming`, `#started` milestones) are

@@ -1,12 +1,12 @@
 // The route table's contract: every endpoint of /api/v4 declared once, as data.
 //
-// HOW TO DECLARE A ROUTE (converting a family: see labels.ts, milestones.ts, branches.ts,
-// protected_branches.ts and files.ts for worked examples)
+// HOW TO DECLARE A ROUTE (see labels.ts, milestones.ts, branches.ts, protected_branches.ts
+// and files.ts for worked examples)
 //
 // 1. The family file (src/api/<family>.ts) exports its table, `export const <family>Routes:
-//    Route[] = [route({...}), ...]`, instead of a Router builder.
-// 2. List it in src/api/core/route_tables.ts (mounted by app.ts, printed by `make routes`, read by
-//    the OpenAPI generator) and drop its builder from app.ts's API_ROUTERS.
+//    Route[] = [route({...}), ...]`.
+// 2. List it in src/api/core/route_tables.ts (mounted by app.ts's apiRouter, printed by `make
+//    routes`, read by the OpenAPI generator).
 // 3. Each route:
 //
 //   route({

@@ -3,6 +3,7 @@
 // does. Reading them is src/finders/events.ts; the yearly pruning runs from
 // src/jobs/event_retention.ts.
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import { now } from '../../store/time.js';
 import { EVENT_ACTIONS, type EventAction, type EventTargetType } from '../../store/event_actions.js';
 import { retentionCutoff } from '../../store/event_retention.js';
@@ -21,19 +22,16 @@ export interface EventInput {
 /** Writes one event; returns its id (push events hang their payload off it). */
 export async function recordEvent(tx: Conn, input: EventInput): Promise<number> {
   const stamp = input.createdAt ?? now();
-  const [row] = await tx('events')
-    .insert({
-      project_id: input.projectId,
-      author_id: input.authorId,
-      action: EVENT_ACTIONS[input.action],
-      target_type: input.target?.type ?? null,
-      target_id: input.target?.id ?? null,
-      target_title: input.targetTitle ?? null,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  const id = typeof row === 'object' ? row.id : row;
+  const id = await insertReturningId(tx, 'events', {
+    project_id: input.projectId,
+    author_id: input.authorId,
+    action: EVENT_ACTIONS[input.action],
+    target_type: input.target?.type ?? null,
+    target_id: input.target?.id ?? null,
+    target_title: input.targetTitle ?? null,
+    created_at: stamp,
+    updated_at: stamp,
+  });
   if (input.projectId !== null) {
     // Event#reset_project_activity: the project's last activity moves, at most once an hour.
     const hourBefore = new Date(Date.parse(stamp) - 3600_000).toISOString();

@@ -14,7 +14,7 @@ import { can } from '../../policy/can.js';
 import { ciRefFacts } from '../../policy/ci_refs.js';
 import { projectAccess } from '../../policy/projects.js';
 import { cloneOf, insertBuild } from './job_clones.js';
-import { onJobRetried } from './status_events.js';
+import { announce } from '../notify.js';
 
 function retriesMax(build: BuildRow): number {
   try {
@@ -42,6 +42,6 @@ export async function retryFailingJob(tx: Conn, build: BuildRow): Promise<boolea
   if (!(await userMayRetry(tx, build))) return false;
   const stamp = now();
   const clone: Omit<BuildRow, 'id'> = { ...cloneOf(build, build.user_id, stamp), status: 'pending', queued_at: stamp };
-  await onJobRetried(tx, { ...clone, id: await insertBuild(tx, clone) });
+  await announce(tx, { name: 'jobRetried', build: { ...clone, id: await insertBuild(tx, clone) } });
   return true;
 }

@@ -10,7 +10,7 @@ import { COMPLETED, type CiStatus } from '../../store/ci_statuses.js';
 import { now } from '../../store/time.js';
 import { processPipeline } from './process_pipeline.js';
 import { recordDeployment } from './record_deployment.js';
-import { onBuildStatusChange } from './status_events.js';
+import { announce } from '../notify.js';
 import { retryFailingJob } from './auto_retry.js';
 
 const FROM: Record<CiStatus, readonly CiStatus[]> = {
@@ -46,7 +46,7 @@ export async function transitionBuild(db: Db, buildId: number, to: CiStatus, cha
       await tx('ci_builds').where({ id: buildId }).update({ retried: true });
       next.retried = true;
     }
-    await onBuildStatusChange(tx, next, build.status);
+    await announce(tx, { name: 'jobStatusChanged', build: next, from: build.status });
     if (to === 'success' && next.environment) {
       const pipeline: PipelineRow = await tx('ci_pipelines').where({ id: next.pipeline_id }).first();
       await recordDeployment(tx, next, pipeline.sha);

@@ -8,7 +8,7 @@
 // GitLab's `base` messages and nothing is stored. A missing file or no job for the ref stores
 // nothing either way.
 import type { Deps } from '../../deps.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { can, projectSubject } from '../../policy/can.js';
 import { ciRefFacts } from '../../policy/ci_refs.js';
@@ -21,7 +21,7 @@ import { parseCiConfig } from './config/config.js';
 import { CiConfigError, type CiConfig, type CiJob } from './config/types.js';
 import { processPipeline } from './process_pipeline.js';
 import { jobRunsFor } from './ref_policy.js';
-import { onBuildsCreated } from './status_events.js';
+import { announce } from '../notify.js';
 import { insertReturningId } from '../../store/ids.js';
 
 export interface PipelineRequest {
@@ -54,7 +54,7 @@ export async function createPipeline(deps: Deps, project: ProjectWithNamespace, 
     if (req.saveOnErrors) return null;
     throw refused(refusal);
   }
-  const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+  const reader = new RepoReader(gitdirOf(deps.repos, project));
   let commit;
   try {
     commit = await reader.commit(req.sha);
@@ -106,7 +106,7 @@ async function insertPipeline(deps: Deps, row: Omit<PipelineRow, 'id'>, jobs: Ci
       const build = buildRow(row, pipelineId, job);
       builds.push({ ...build, id: await insertReturningId(tx, 'ci_builds', build) } as BuildRow);
     }
-    await onBuildsCreated(tx, builds);
+    await announce(tx, { name: 'jobsCreated', builds });
     if (jobs.length) await processPipeline(tx, pipelineId);
     return pipelineId;
   });

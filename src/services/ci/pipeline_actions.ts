@@ -13,7 +13,7 @@ import { now } from '../../store/time.js';
 import { cloneOf, insertBuild } from './job_clones.js';
 import { processPipeline } from './process_pipeline.js';
 import { transitionBuild } from './build_transitions.js';
-import { onBuildsCreated, onJobRetried, onPipelineRetried } from './status_events.js';
+import { announce } from '../notify.js';
 
 export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<void> {
   // Later stages first: processing after each cancel then never decides a waiting job of a
@@ -37,11 +37,11 @@ export async function retryPipeline(deps: Deps, pipelineId: number, userId: numb
       const clone = cloneOf(b, userId, stamp);
       clones.push({ ...clone, id: await insertBuild(tx, clone) });
     }
-    await onBuildsCreated(tx, clones);
+    await announce(tx, { name: 'jobsCreated', builds: clones });
     // skipped jobs are decided again, in place
     await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, status: 'skipped', type: 'Ci::Build' }).update({ status: 'created', finished_at: null, updated_at: stamp });
     await tx('ci_pipelines').where({ id: pipelineId }).update({ finished_at: null });
-    await onPipelineRetried(tx, await tx('ci_pipelines').where({ id: pipelineId }).first());
+    await announce(tx, { name: 'pipelineRetried', pipeline: await tx('ci_pipelines').where({ id: pipelineId }).first() });
     await processPipeline(tx, pipelineId);
   });
 }
@@ -67,7 +67,7 @@ export async function retryJob(deps: Deps, build: BuildRow, userId: number): Pro
     await tx('ci_builds').where({ pipeline_id: build.pipeline_id, name: build.name, retried: false }).update({ retried: true, updated_at: stamp });
     const clone = cloneOf(build, userId, stamp);
     const newId = await insertBuild(tx, clone);
-    await onJobRetried(tx, { ...clone, id: newId });
+    await announce(tx, { name: 'jobRetried', build: { ...clone, id: newId } });
     // Ci::Pipeline#mark_as_processable_after_stage: later skipped jobs are decided again.
     await tx('ci_builds')
       .where({ pipeline_id: build.pipeline_id, retried: false, status: 'skipped' })

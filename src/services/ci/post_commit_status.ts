@@ -3,14 +3,14 @@
 // for commit Not Found when none does); the project's newest pipeline of that ref and commit
 // is used, or an `external` one is created; the caller's running or pending
 // GenericCommitStatus of that name and ref in it is moved, or a new one (stage `external`,
-// stage_idx 1000000) is, with onBuildCreated. target_url, description and coverage are saved
+// stage_idx 1000000) is, announced as jobsCreated. target_url, description and coverage are saved
 // first, so a refused transition (400) keeps them, as in 10.8. Then, as CommitStatus'
-// after_transition does, each change runs onBuildStatusChange and the pipeline follows:
+// after_transition does, each change is announced (jobStatusChanged) and the pipeline follows:
 // processed (with 10.8's update_retried, which retires an older status of the same name) when
 // the status completed, its status refreshed otherwise. One transaction; the git reads come
 // before it. (10.8 created the pipeline before validating the status; Wharf validates first.)
 import type { Deps } from '../../deps.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { refNamesContaining } from '../../git/ref_contains.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
@@ -22,7 +22,7 @@ import { blank, statusErrors } from './commit_status_checks.js';
 import { planTransition, type PostedState } from './commit_status_machine.js';
 import { GENERIC_STATUS_TYPE, insertExternalStatus, pipelineFor, updateRetried } from './external_statuses.js';
 import { processPipeline, updatePipelineStatus } from './process_pipeline.js';
-import { onBuildCreated, onBuildStatusChange } from './status_events.js';
+import { announce } from '../notify.js';
 
 export interface StatusPost {
   /** The commit as the path names it (a sha, or any revision). */
@@ -38,7 +38,7 @@ export interface StatusPost {
 
 /** Posts the status; answers its id. Throws NotFound, Invalid, or Rejected (a refused transition). */
 export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace, user: UserRow, post: StatusPost): Promise<number> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   const sha = await new RepoReader(gitdir).resolveCommit(post.sha);
   if (!sha) throw new NotFound('Commit');
   const ref = post.ref ?? (await refNamesContaining(gitdir, sha, 'branch'))[0];
@@ -60,7 +60,7 @@ export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace
       .first();
     if (!status) {
       status = await insertExternalStatus(tx, pipeline, { name, ref, userId: user.id });
-      await onBuildCreated(tx, { ...status });
+      await announce(tx, { name: 'jobsCreated', builds: [{ ...status }] });
     }
     if (Object.keys(optional).length) {
       await tx('ci_builds').where({ id: status.id }).update({ ...optional, updated_at: now() });
@@ -71,7 +71,7 @@ export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace
     for (const step of plan.steps) {
       await tx('ci_builds').where({ id: status.id }).update(step.changes);
       Object.assign(status, step.changes);
-      await onBuildStatusChange(tx, { ...status }, step.from);
+      await announce(tx, { name: 'jobStatusChanged', build: { ...status }, from: step.from });
     }
     await followPipeline(tx, pipeline, status.status);
     return { id: status.id, refused: null };

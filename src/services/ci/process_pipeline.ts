@@ -3,12 +3,12 @@
 // composite status of those stages: on_success runs after success/skipped, on_failure after
 // failed, always after success/failed/skipped, manual waits as `manual` after success; otherwise the
 // job is skipped. A `manual` earlier stage blocks the later ones. Then the pipeline's status,
-// timestamps and duration follow its latest jobs; each status change runs status_events.ts.
+// timestamps and duration follow its latest jobs; each status change is announced (notify.ts).
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import { COMPLETED, compositeStatus, type CiStatus } from '../../store/ci_statuses.js';
 import { now } from '../../store/time.js';
-import { onBuildStatusChange, onPipelineStatusChange } from './status_events.js';
+import { announce } from '../notify.js';
 
 /** Decides waiting jobs and refreshes the pipeline's status; answers the new status. */
 export async function processPipeline(db: Conn, pipelineId: number): Promise<CiStatus | null> {
@@ -27,7 +27,7 @@ export async function processPipeline(db: Conn, pipelineId: number): Promise<CiS
       if (next === 'skipped') changes.finished_at = stamp;
       const moved = await db('ci_builds').where({ id: build.id, status: 'created' }).update(changes);
       Object.assign(build, changes);
-      if (moved) await onBuildStatusChange(db, build, 'created');
+      if (moved) await announce(db, { name: 'jobStatusChanged', build, from: 'created' });
     }
   }
   return updatePipelineStatus(db, pipelineId, builds);
@@ -60,7 +60,7 @@ export async function updatePipelineStatus(db: Conn, pipelineId: number, latest?
     changes.finished_at = null;
   }
   await db('ci_pipelines').where({ id: pipelineId }).update(changes);
-  if (status !== pipeline.status) await onPipelineStatusChange(db, { ...pipeline, ...changes }, pipeline.status);
+  if (status !== pipeline.status) await announce(db, { name: 'pipelineStatusChanged', pipeline: { ...pipeline, ...changes }, from: pipeline.status });
   return status;
 }
 

@@ -3,13 +3,14 @@
 // (queue pipeline_creation) when the refs move, so a crash between the push and the pipeline
 // loses nothing; deleted refs get none.
 import type { Deps } from '../../deps.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { PushedRef } from '../push/pushed_ref.js';
 import { createPipeline } from './create_pipeline.js';
+import { findUserById } from '../../finders/users.js';
 
 export const CREATE_PUSH_PIPELINES_JOB = 'ci_create_push_pipelines';
 
@@ -32,7 +33,7 @@ export async function queuePushPipelines(db: Conn, payload: PushPipelinesPayload
 export async function createPushPipelines(deps: Deps, payload: PushPipelinesPayload): Promise<void> {
   const project = await findProjectByIdOrPath(deps.db, String(payload.projectId));
   if (!project || !project.jobs_enabled) return;
-  const user: UserRow | null = (await deps.db('users').where({ id: payload.userId }).first()) ?? null;
+  const user: UserRow | null = (await findUserById(deps.db, payload.userId)) ?? null;
   for (const u of payload.updates) {
     const tag = u.ref.startsWith('refs/tags/');
     const ref = u.ref.slice(tag ? 'refs/tags/'.length : 'refs/heads/'.length);
@@ -47,5 +48,5 @@ export async function createPushPipelines(deps: Deps, payload: PushPipelinesPayl
 }
 
 async function peeled(deps: Deps, project: ProjectWithNamespace, oid: string): Promise<string> {
-  return (await new RepoReader(deps.repos.pathFor(fullPathOf(project))).resolveCommit(oid)) ?? oid;
+  return (await new RepoReader(gitdirOf(deps.repos, project)).resolveCommit(oid)) ?? oid;
 }

@@ -6,6 +6,7 @@
 // The key never changes after creation (the API drops it from an update). Values are only
 // stored and returned: never logged, never put into an error message.
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { Config } from '../../config.js';
 import { sealValue } from './variable_values.js';
 import type { VariableRow } from '../../store/ci_rows.js';
@@ -57,8 +58,8 @@ export async function createVariable(db: Conn, config: Pick<Config, 'serverSecre
       const errors = await keyErrors(tx, owner, key);
       if (errors.length) throw new Invalid({ key: errors });
       const row = { key, value: input.value, protected: input.protected === undefined ? false : castProtected(input.protected) };
-      const [inserted] = await tx(table).insert({ [column]: owner.id, ...row, value: sealValue(config, row.value) }).returning('id');
-      return { id: Number(typeof inserted === 'object' ? inserted.id : inserted), ...row };
+      const id = await insertReturningId(tx, table, { [column]: owner.id, ...row, value: sealValue(config, row.value) });
+      return { id, ...row };
     });
   } catch (err) {
     // Another request added the key between the check and the insert (another process).

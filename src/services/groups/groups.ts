@@ -17,7 +17,7 @@ import { subtreeIds } from '../../finders/groups.js';
 import { moveRepositoriesOf, type RepositoryMove } from '../repository/moves.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { deniedVisibility } from '../settings/visibility_rules.js';
-import { systemGroupEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 export interface GroupSettings {
   description?: string;
@@ -115,7 +115,7 @@ export async function createGroup(deps: Deps, creator: UserRow, g: NewGroup): Pr
         lfsEnabled: g.lfs_enabled ?? true,
       });
       await insertMember(tx, { sourceType: 'group', sourceId: group.id, userId: creator.id, accessLevel: OWNER, createdById: creator.id });
-      await systemGroupEvent(tx, group, 'create'); // system hooks (issue #20)
+      await announce(tx, { name: 'groupCreated', group });
       return group;
     });
   } catch (err) {
@@ -244,7 +244,7 @@ export async function deleteGroup(deps: Deps, group: NamespaceRow, actor: UserRo
       // A project created meanwhile: delete it first (next round).
       if (await tx('projects').whereIn('namespace_id', subtreeIds(tx, group.id)).first('id')) return false;
       const ids = (await subtreeIds(tx, group.id)).map((r: { namespace_id: number }) => r.namespace_id);
-      await systemGroupEvent(tx, group, 'destroy'); // system hooks (issue #20)
+      await announce(tx, { name: 'groupDestroyed', group });
       await tx('members').where({ source_type: 'group' }).whereIn('source_id', ids).delete();
       await tx('custom_attributes').where({ subject_type: 'group' }).whereIn('subject_id', ids).delete();
       // Deepest first, so that no row outlives its parent even for a moment.

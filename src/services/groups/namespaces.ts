@@ -1,5 +1,6 @@
 // Creating namespaces (a user's personal one, or a group) with their ancestor rows.
 import type { Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { NamespaceRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 
@@ -17,24 +18,21 @@ export interface NewNamespace {
 
 export async function createNamespace(tx: Tx, n: NewNamespace): Promise<NamespaceRow> {
   const stamp = now();
-  const [idRow] = await tx('namespaces')
-    .insert({
-      kind: n.kind,
-      name: n.name,
-      path: n.path,
-      full_path: n.parent ? `${n.parent.full_path}/${n.path}` : n.path,
-      full_name: n.parent ? `${n.parent.full_name} / ${n.name}` : n.name,
-      owner_id: n.ownerId ?? null,
-      parent_id: n.parent?.id ?? null,
-      description: n.description ?? '',
-      visibility_level: n.visibilityLevel ?? 20,
-      request_access_enabled: n.requestAccessEnabled ?? false,
-      lfs_enabled: n.lfsEnabled ?? true,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  const id = typeof idRow === 'object' ? idRow.id : idRow;
+  const id = await insertReturningId(tx, 'namespaces', {
+    kind: n.kind,
+    name: n.name,
+    path: n.path,
+    full_path: n.parent ? `${n.parent.full_path}/${n.path}` : n.path,
+    full_name: n.parent ? `${n.parent.full_name} / ${n.name}` : n.name,
+    owner_id: n.ownerId ?? null,
+    parent_id: n.parent?.id ?? null,
+    description: n.description ?? '',
+    visibility_level: n.visibilityLevel ?? 20,
+    request_access_enabled: n.requestAccessEnabled ?? false,
+    lfs_enabled: n.lfsEnabled ?? true,
+    created_at: stamp,
+    updated_at: stamp,
+  });
   await tx('namespace_ancestors').insert({ namespace_id: id, ancestor_id: id, depth: 0 });
   if (n.parent) {
     await tx.raw(
@@ -44,10 +42,4 @@ export async function createNamespace(tx: Tx, n: NewNamespace): Promise<Namespac
     );
   }
   return tx('namespaces').where({ id }).first();
-}
-
-/** Whether a top-level path (user or group) is free, compared case-insensitively. */
-export async function namespacePathTaken(tx: Tx, fullPath: string): Promise<boolean> {
-  const row = await tx('namespaces').whereRaw('lower(full_path) = ?', [fullPath.toLowerCase()]).first('id');
-  return !!row;
 }

@@ -5,11 +5,11 @@
 // GitLab's export leaves out too. One query for the pipelines, one for their jobs.
 import type { Conn } from '../../store/db.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
+import { flag } from '../../store/rows.js';
 import { CI_STATUSES, compositeStatus } from '../../store/ci_statuses.js';
 
 type Row = Record<string, unknown>;
 
-const flag = (v: unknown): boolean => v === true || v === 1 || v === '1';
 
 function parsed(text: string | null): unknown {
   if (!text) return null;

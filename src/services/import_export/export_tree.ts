@@ -14,12 +14,11 @@
 // archive as before, and Wharf's importer restores them.
 import type { Knex } from 'knex';
 import type { Conn } from '../../store/db.js';
-import type { ProjectWithNamespace } from '../../store/rows.js';
+import { flag, type ProjectWithNamespace } from '../../store/rows.js';
 import { pipelinesTree } from './export_pipelines.js';
 
 type Row = Record<string, any>;
 
-const flag = (v: unknown): boolean => v === true || v === 1 || v === '1';
 /** GitLab's project_feature levels: 20 enabled, 0 disabled. */
 const feature = (v: unknown): number => (flag(v) ? 20 : 0);
 

@@ -114,7 +114,7 @@ export async function unpackArchive(file: string, into: string, limits = { entri
 }
 
 /**
- * GitLab's VersionChecker, widened as issue #17 asks: VERSION's first line must be one of the
+ * GitLab's VersionChecker, widened to every GitLab 10.x export: VERSION's first line must be one of the
  * 0.2.x versions GitLab 10.x wrote (0.2.0 to 0.2.3: 10.8's importer took 0.2.3 alone, which
  * would keep a 10.4–10.7 export from moving here), with GitLab's messages otherwise.
  */

@@ -9,6 +9,7 @@
 // mapped the same way; a name that is not an emoji of GitLab's list is left out. Pipelines
 // and their jobs: import_export/import_pipelines.ts.
 import type { Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { MASTER } from '../../store/levels.js';
 import type { Tree } from './import_archive.js';
@@ -18,18 +19,14 @@ import { restorePipelines } from './import_pipelines.js';
 type Row = Record<string, any>;
 
 const str = (v: unknown, max = 65_535): string | null => (typeof v === 'string' ? v.slice(0, max) : v === null || v === undefined ? null : String(v).slice(0, max));
-const bool = (v: unknown): boolean => v === true || v === 1 || v === 'true';
+/** A boolean of the imported JSON: GitLab writes true or false; 1 and "true" count as true. */
+const jsonBool = (v: unknown): boolean => v === true || v === 1 || v === 'true';
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 const stamp = (v: unknown, fallback: string): string => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : fallback);
 const ISSUE_STATES = new Set(['opened', 'closed']);
 const MR_STATES = new Set(['opened', 'closed', 'merged', 'locked']);
 const LEVELS = new Set([10, 20, 30, 40, 50]);
-
-async function insertId(tx: Tx, table: string, row: Row): Promise<number> {
-  const [r] = await tx(table).insert(row).returning('id');
-  return typeof r === 'object' ? r.id : r;
-}
 
 /** MembersMapper: old user id → existing user id, for members found by email or username. */
 async function mapMembers(tx: Tx, projectId: number, importer: UserRow, members: Row[], at: string): Promise<Map<number, number>> {
@@ -91,7 +88,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     if (known) return known;
     const color = typeof l.color === 'string' && /^#[0-9A-Fa-f]{6}$/.test(l.color) ? l.color : '#428BCA';
     const priority = list(l.priorities)[0]?.priority;
-    const id = await insertId(tx, 'labels', { project_id: projectId, title, color, description: str(l.description), priority: int(priority), created_at: stamp(l.created_at, at), updated_at: stamp(l.updated_at, at) });
+    const id = await insertReturningId(tx, 'labels', { project_id: projectId, title, color, description: str(l.description), priority: int(priority), created_at: stamp(l.created_at, at), updated_at: stamp(l.updated_at, at) });
     labelIds.set(title, id);
     counts.labels += 1;
     return id;
@@ -106,7 +103,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     if (iid === null || !str(m.title)) return null;
     const known = milestoneIds.get(iid);
     if (known) return known;
-    const id = await insertId(tx, 'milestones', { project_id: projectId, iid, title: str(m.title, 255), description: str(m.description), state: m.state === 'closed' ? 'closed' : 'active', due_date: str(m.due_date, 10), start_date: str(m.start_date, 10), created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at) });
+    const id = await insertReturningId(tx, 'milestones', { project_id: projectId, iid, title: str(m.title, 255), description: str(m.description), state: m.state === 'closed' ? 'closed' : 'active', due_date: str(m.due_date, 10), start_date: str(m.start_date, 10), created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at) });
     milestoneIds.set(iid, id);
     counts.milestones += 1;
     return id;
@@ -137,11 +134,11 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
         const when = (typeof n.updated_at === 'string' ? n.updated_at : at).split('.')[0];
         body += `\n\n *By ${name} on ${when} (imported from GitLab project)*`;
       }
-      const system = bool(n.system);
+      const system = jsonBool(n.system);
       const note = { project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) };
       const awards = list(n.award_emoji);
       // The new id is asked for only when awards hang off the note (most notes have none).
-      if (awards.length) await addAwards(awards, 'Note', await insertId(tx, 'notes', note));
+      if (awards.length) await addAwards(awards, 'Note', await insertReturningId(tx, 'notes', note));
       else await tx('notes').insert(note);
       counts.notes += 1;
       if (!system) userNotes += 1;
@@ -166,9 +163,9 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     issueIids.add(iid);
     maxIssue = Math.max(maxIssue, iid);
     const state = ISSUE_STATES.has(i.state) ? i.state : i.state === 'reopened' ? 'opened' : 'opened';
-    const id = await insertId(tx, 'issues', {
-      project_id: projectId, iid, title: str(i.title, 255), description: str(i.description), state, author_id: mapAuthor(i.author_id), confidential: bool(i.confidential),
-      discussion_locked: i.discussion_locked === null || i.discussion_locked === undefined ? null : bool(i.discussion_locked), due_date: str(i.due_date, 10), milestone_id: await milestoneFor(i.milestone),
+    const id = await insertReturningId(tx, 'issues', {
+      project_id: projectId, iid, title: str(i.title, 255), description: str(i.description), state, author_id: mapAuthor(i.author_id), confidential: jsonBool(i.confidential),
+      discussion_locked: i.discussion_locked === null || i.discussion_locked === undefined ? null : jsonBool(i.discussion_locked), due_date: str(i.due_date, 10), milestone_id: await milestoneFor(i.milestone),
       closed_at: state === 'closed' ? stamp(i.closed_at ?? i.updated_at, at) : null, time_estimate: int(i.time_estimate) ?? 0, total_time_spent: list(i.timelogs).reduce((s, t) => s + (int(t.time_spent) ?? 0), 0),
       user_notes_count: 0, created_at: stamp(i.created_at, at), updated_at: stamp(i.updated_at, at),
     });
@@ -196,11 +193,11 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     const state = MR_STATES.has(m.state) ? m.state : 'opened';
     const diff = m.merge_request_diff && typeof m.merge_request_diff === 'object' ? m.merge_request_diff : {};
     const sha = (v: unknown) => (typeof v === 'string' && /^[0-9a-f]{40}$/.test(v) ? v : null);
-    const id = await insertId(tx, 'merge_requests', {
+    const id = await insertReturningId(tx, 'merge_requests', {
       target_project_id: projectId, source_project_id: projectId, iid, source_branch: source, target_branch: target, title: str(m.title, 255), description: str(m.description), state,
       author_id: mapAuthor(m.author_id), assignee_id: members.has(m.assignee_id) ? members.get(m.assignee_id) : null, milestone_id: await milestoneFor(m.milestone),
       merge_status: 'unchecked', head_sha: sha(diff.head_commit_sha) ?? sha(m.diff_head_sha), base_sha: sha(diff.base_commit_sha), start_sha: sha(diff.start_commit_sha), merge_commit_sha: sha(m.merge_commit_sha),
-      merge_when_pipeline_succeeds: false, discussion_locked: m.discussion_locked === null || m.discussion_locked === undefined ? null : bool(m.discussion_locked),
+      merge_when_pipeline_succeeds: false, discussion_locked: m.discussion_locked === null || m.discussion_locked === undefined ? null : jsonBool(m.discussion_locked),
       time_estimate: int(m.time_estimate) ?? 0, total_time_spent: 0, user_notes_count: 0, merged_at: state === 'merged' ? stamp(m.merged_at ?? m.updated_at, at) : null,
       created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at),
     });
@@ -216,7 +213,7 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     const content = str(sn.content);
     if (!title || content === null) continue;
     const level = int(sn.visibility_level);
-    const id = await insertId(tx, 'snippets', {
+    const id = await insertReturningId(tx, 'snippets', {
       type: 'ProjectSnippet', project_id: projectId, author_id: mapAuthor(sn.author_id), title, file_name: str(sn.file_name, 255), description: str(sn.description), content,
       visibility_level: level !== null && VISIBILITY_LEVELS.has(level) ? level : 0, created_at: stamp(sn.created_at, at), updated_at: stamp(sn.updated_at, at),
     });

@@ -17,7 +17,7 @@ import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
 import { now } from '../../store/time.js';
 import type { ProjectWithNamespace } from '../../store/rows.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { createBundle, hasRefs } from '../../git/bundle.js';
 import { projectTree } from './export_tree.js';
 import { fillMergeRequestDiffs } from './export_mr_diffs.js';
@@ -100,7 +100,7 @@ export async function writeArchive(deps: Deps, project: ProjectWithNamespace, de
     await fillMergeRequestDiffs(deps, project, json);
     await fs.promises.writeFile(path.join(tree, 'project.json'), JSON.stringify(json));
     await saveAvatar(deps.db, project.id, tree);
-    const gitdir = deps.repos.pathFor(fullPathOf(project));
+    const gitdir = gitdirOf(deps.repos, project);
     if (deps.repos.exists(fullPathOf(project)) && (await hasRefs(gitdir))) await createBundle(gitdir, path.join(tree, 'project.bundle'), signal);
     await fs.promises.mkdir(dir, { recursive: true });
     const tmp = path.join(dir, `.${name}.${crypto.randomBytes(4).toString('hex')}.tmp`);

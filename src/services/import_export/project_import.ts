@@ -33,6 +33,8 @@ import { withProjectLock } from '../repository/guard.js';
 import { overwriteProject, overwritingPath } from './project_overwrite.js';
 import { restoreAvatar } from './archive_avatar.js';
 import { importWorkDir, removeTempFolder } from './import_work.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
+import { findUserById } from '../../finders/users.js';
 
 export const PROJECT_IMPORT_JOB = 'project_import';
 
@@ -158,7 +160,7 @@ export interface ImportRun {
 export async function performImport(deps: Deps, payload: ImportPayload, run: ImportRun): Promise<unknown> {
   const { progress, signal } = run;
   const project = await findProjectByIdOrPath(deps.db, String(payload.projectId));
-  const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, payload.userId);
   const archive = archiveOf(deps, payload.projectId);
   if (!project || !user || !fs.existsSync(archive)) {
     if (project) await setImportState(deps, project.id, 'failed', 'The archive is gone');
@@ -177,6 +179,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
     newRepo = await repositoryFrom(deps, dir, work, signal);
     const head = newRepo ? await gitHead(newRepo) : null;
     await progress('restoring the relations');
+    let importedBranch: string | null = null;
     const counts = await withProjectLock(deps, project.id, async () => {
       const current = await findProjectByIdOrPath(deps.db, String(project.id));
       if (!current) throw new ImportError('The project was deleted during its import');
@@ -189,6 +192,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
           const c = await restoreTree(tx, project.id, user, tree, now(), (m) => void progress(m));
           await restoreAvatar(tx, project.id, dir);
           const branch = head && newRepo && fs.existsSync(path.join(newRepo, 'refs')) ? head : null;
+          importedBranch = branch;
           await tx('projects').where({ id: project.id }).update({ import_status: 'finished', import_error: null, default_branch: branch, updated_at: now() });
           if (newRepo) {
             // Last step of the transaction: the new repository replaces the empty one.
@@ -213,6 +217,8 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
       }
     });
     newRepo = null;
+    const imported = await findProjectByIdOrPath(deps.db, String(project.id));
+    if (imported) await afterRefsMoved(deps, { project: imported, user, updates: [], statistics: 'now', asPush: false, importedDefaultBranch: importedBranch });
     if (payload.originalPath) {
       await progress('replacing the project it overwrites');
       await overwriteProject(deps, user, (await findProjectByIdOrPath(deps.db, String(project.id)))!, payload.originalPath);

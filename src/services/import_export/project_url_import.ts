@@ -23,6 +23,7 @@ import { forget } from '../../git/cache.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { redactUrl, resolveAllowed } from '../security/import_url_guard.js';
 import { withProjectLock } from '../repository/guard.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
 
 export const URL_IMPORT_JOB = 'repository_import_url';
 const MAX_REDIRECTS = 5;
@@ -139,6 +140,8 @@ export async function performUrlImport(deps: Deps, payload: { projectId: number;
       forget(gitdir);
       await deps.repos.purge(trashName);
     });
+    const imported = await findProjectByIdOrPath(deps.db, String(project.id));
+    if (imported) await afterRefsMoved(deps, { project: imported, user: null, updates: [], statistics: 'now', asPush: false, importedDefaultBranch: hasHead ? head : null });
     return { imported: redactUrl(payload.url) };
   } catch (err) {
     const message = String((err as Error).message).split(payload.url).join(redactUrl(payload.url)).slice(0, 500);

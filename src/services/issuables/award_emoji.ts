@@ -5,12 +5,14 @@
 // (snippets have none).
 // The caller has checked the permissions.
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import type { AwardableType, AwardRow } from '../../store/issuable_rows.js';
-import { markTodosDone, type TodoTarget } from '../todos/todos.js';
 import { EMOJI_NAMES, normalizeEmojiName } from './emoji_names.js';
 import { isUniqueViolation } from '../members/members.js';
+import { announce } from '../notify.js';
+import type { IssuableRef } from '../domain_events.js';
 
 export interface Awardable {
   type: AwardableType;
@@ -30,7 +32,7 @@ export async function findAward(db: Conn, target: Awardable, id: number): Promis
 }
 
 /** Awards `name` (normalised) to the target; the model's errors when it is not valid. */
-export async function createAward(db: Conn, target: Awardable, todoTarget: TodoTarget | null, user: UserRow, rawName: string): Promise<AwardResult> {
+export async function createAward(db: Conn, target: Awardable, todoTarget: IssuableRef | null, user: UserRow, rawName: string): Promise<AwardResult> {
   const name = normalizeEmojiName(rawName);
   try {
     return await insertAward(db, target, todoTarget, user, name);
@@ -41,7 +43,7 @@ export async function createAward(db: Conn, target: Awardable, todoTarget: TodoT
   }
 }
 
-async function insertAward(db: Conn, target: Awardable, todoTarget: TodoTarget | null, user: UserRow, name: string): Promise<AwardResult> {
+async function insertAward(db: Conn, target: Awardable, todoTarget: IssuableRef | null, user: UserRow, name: string): Promise<AwardResult> {
   return db.transaction(async (tx) => {
     const messages: string[] = [];
     if (name.trim() === '') messages.push("can't be blank");
@@ -51,11 +53,8 @@ async function insertAward(db: Conn, target: Awardable, todoTarget: TodoTarget |
     }
     if (messages.length) return { errors: { name: messages } };
     const stamp = now();
-    const [row] = await tx('award_emoji')
-      .insert({ awardable_type: target.type, awardable_id: target.id, user_id: user.id, name, created_at: stamp, updated_at: stamp })
-      .returning('id');
-    const id: number = typeof row === 'object' ? row.id : row;
-    if (todoTarget) await markTodosDone(tx, user.id, todoTarget);
+    const id = await insertReturningId(tx, 'award_emoji', { awardable_type: target.type, awardable_id: target.id, user_id: user.id, name, created_at: stamp, updated_at: stamp });
+    if (todoTarget) await announce(tx, { name: 'issuableTouched', target: todoTarget, actorId: user.id });
     return { award: (await tx('award_emoji').where({ id }).first()) as AwardRow };
   });
 }

@@ -6,6 +6,7 @@
 // IssuableBaseService#process_label_ids): what they name is added to or taken from the
 // labels the issuable has, `labels` then being ignored; a title to remove is only looked up.
 import type { Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import { now } from '../../store/time.js';
 import { DEFAULT_COLOR, sanitizeTitle } from '../labels/labels.js';
 
@@ -34,10 +35,8 @@ export async function findOrCreateLabelIds(tx: Tx, projectId: number, list: stri
       continue;
     }
     const stamp = now();
-    const [row] = await tx('labels')
-      .insert({ project_id: projectId, title: clean, color: DEFAULT_COLOR, description: null, priority: null, created_at: stamp, updated_at: stamp })
-      .returning('id');
-    ids.push(typeof row === 'object' ? row.id : row);
+    const id = await insertReturningId(tx, 'labels', { project_id: projectId, title: clean, color: DEFAULT_COLOR, description: null, priority: null, created_at: stamp, updated_at: stamp });
+    ids.push(id);
   }
   return [...new Set(ids)];
 }

@@ -9,7 +9,7 @@ import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { humanTime } from '../../store/durations.js';
 import { createSystemNote, type NoteTarget } from '../notes/notes.js';
-import { markTodosDone } from '../todos/todos.js';
+import { announce } from '../notify.js';
 
 const HOUR = 3600;
 const DAY = 8 * HOUR;
@@ -117,7 +117,7 @@ export async function setTimeEstimate(db: Conn, target: NoteTarget, actor: UserR
     if (before.time_estimate !== seconds) {
       await tx(tableOf(target)).where('id', target.id).update({ time_estimate: seconds, updated_at: now() });
       await createSystemNote(tx, target, actor, seconds === 0 ? 'removed time estimate' : `changed time estimate to ${humanTime(seconds)}`);
-      await markTodosDone(tx, actor.id, todoTarget(target));
+      await announce(tx, { name: 'issuableTouched', target: todoTarget(target), actorId: actor.id });
     }
     return timeStatsEntity(await load(tx, target));
   });
@@ -143,7 +143,7 @@ export async function spendTime(db: Conn, target: NoteTarget, actor: UserRow, se
     }
     await tx(tableOf(target)).where('id', target.id).update({ total_time_spent: total, updated_at: now() });
     await createSystemNote(tx, target, actor, body);
-    await markTodosDone(tx, actor.id, todoTarget(target));
+    await announce(tx, { name: 'issuableTouched', target: todoTarget(target), actorId: actor.id });
     return { stats: timeStatsEntity(await load(tx, target)) };
   });
 }

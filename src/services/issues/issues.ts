@@ -12,9 +12,8 @@ import { findIssue } from '../../finders/issues.js';
 import type { IssueRow } from '../../store/issuable_rows.js';
 import { applyLabelChange, changesLabels, type LabelChange } from '../issuables/issuable_labels.js';
 import { deleteIssuableDependents } from '../issuables/deletion.js';
-import { recordEvent } from '../activity/events.js';
-import { enqueueIssueHooks, labelsBeforeChange } from '../webhooks/triggers.js';
-import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated } from '../todos/todos.js';
+import { labelsBeforeChange } from '../webhooks/triggers.js';
+import { announce } from '../notify.js';
 
 const MAX_TITLE = 255;
 
@@ -90,11 +89,8 @@ export async function createIssue(db: Conn, projectId: number, author: UserRow, 
     const issue = (await findIssue(tx, projectId, iid))!;
     if (input.assigneeIds?.length) await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1));
     if (changesLabels(input)) await applyLabelChange(tx, 'issue', issue.id, projectId, input, opts.createLabels);
-    // Activity and to-dos (issue #6), with the issue.
-    await recordEvent(tx, { projectId, authorId: author.id, action: 'created', target: { type: 'Issue', id: issue.id } });
-    await enqueueIssueHooks(tx, issue.id, author.id, 'open', null); // webhooks (issue #20)
     const target = { type: 'Issue' as const, id: issue.id, projectId };
-    await todosOnIssuableCreated(tx, author, target, { assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
+    await announce(tx, { name: 'issuableOpened', target, actor: author, assigneeIds: input.assigneeIds?.slice(0, 1) ?? [], title, description: issue.description });
     if (opts.after) await opts.after(tx, issue);
     return issue;
   });
@@ -131,25 +127,22 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     if (touched || input.updatedAt !== undefined) {
       await tx('issues').where({ id: issue.id }).update({ ...values, updated_at: input.updatedAt ?? now() });
     }
-    // Activity and to-dos (issue #6): close/reopen events; the editor's to-dos done.
-    const target = { type: 'Issue' as const, id: issue.id, projectId: issue.project_id };
-    if (values.state !== undefined && values.state !== issue.state) {
-      await recordEvent(tx, { projectId: issue.project_id, authorId: user.id, action: values.state === 'closed' ? 'closed' : 'reopened', target });
-      if (values.state === 'closed') await todosOnIssuableClosed(tx, user, target);
-    }
-    if (touched) {
-      // Webhooks (issue #20): Issues::UpdateService / CloseService / ReopenService#execute_hooks.
-      const action = values.state === 'closed' ? 'close' : values.state === 'opened' ? 'reopen' : 'update';
-      await enqueueIssueHooks(tx, issue.id, user.id, action, { ...issue, assignee_id: oldAssignees[0]?.user_id ?? null }, labelsBefore);
-    }
     const kept = new Set(oldAssignees.map((a) => a.user_id));
-    await todosOnIssuableUpdated(tx, user, target, {
-      addedAssigneeIds: input.assigneeIds === undefined ? [] : input.assigneeIds.slice(0, 1).filter((id) => !kept.has(id)),
-      oldTitle: issue.title,
-      oldDescription: issue.description,
-      title: values.title ?? issue.title,
-      description: values.description !== undefined ? values.description : issue.description,
-      changed: touched,
+    await announce(tx, {
+      name: 'issuableChanged',
+      target: { type: 'Issue', id: issue.id, projectId: issue.project_id },
+      actor: user,
+      before: { ...issue, assignee_id: oldAssignees[0]?.user_id ?? null },
+      labelsBefore,
+      state: values.state !== undefined && values.state !== issue.state ? (values.state === 'closed' ? 'closed' : 'reopened') : null,
+      touched,
+      edit: {
+        addedAssigneeIds: input.assigneeIds === undefined ? [] : input.assigneeIds.slice(0, 1).filter((id) => !kept.has(id)),
+        oldTitle: issue.title,
+        oldDescription: issue.description,
+        title: values.title ?? issue.title,
+        description: values.description !== undefined ? values.description : issue.description,
+      },
     });
     return (await findIssue(tx, issue.project_id, issue.iid))!;
   });

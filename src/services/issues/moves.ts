@@ -13,15 +13,15 @@
 // Description references are not rewritten (10.8 rewrote `#12` into `group/project#12`).
 // The caller has checked the permissions (admin_issue on the issue and on the target).
 import type { Tx, Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { nextIid } from '../../store/iids.js';
 import { findIssue } from '../../finders/issues.js';
 import type { IssueRow } from '../../store/issuable_rows.js';
-import { recordEvent } from '../activity/events.js';
+import { announce } from '../notify.js';
 import { createSystemNote } from '../notes/notes.js';
 import { issueReference } from '../merge_requests/closing_issues.js';
-import { todosOnIssuableClosed } from '../todos/todos.js';
 
 export const MOVE_DENIED = 'Cannot move issue due to insufficient permissions!';
 export const MOVE_SAME_PROJECT = 'Cannot move issue to project it originates from!';
@@ -59,8 +59,8 @@ async function copyNotes(tx: Tx, issue: IssueRow, newIssueId: number, target: Pr
   let userNotes = 0;
   for (const n of notes) {
     const { id, ...rest } = n;
-    const [row] = await tx('notes').insert({ ...rest, project_id: target.id, noteable_id: newIssueId }).returning('id');
-    ids.set(id as number, typeof row === 'object' ? row.id : row);
+    const newId = await insertReturningId(tx, 'notes', { ...rest, project_id: target.id, noteable_id: newIssueId });
+    ids.set(id as number, newId);
     if (!n.system) userNotes++;
   }
   await copyAwards(tx, 'Note', ids);
@@ -97,7 +97,6 @@ export async function moveIssue(db: Conn, issue: IssueRow, source: ProjectWithNa
     const userNotes = await copyNotes(tx, issue, moved.id, target);
     await tx('issues').where({ id: moved.id }).update({ user_notes_count: userNotes });
     await copyAwards(tx, 'Issue', new Map([[issue.id, moved.id]]));
-    await recordEvent(tx, { projectId: target.id, authorId: user.id, action: 'created', target: { type: 'Issue', id: moved.id } });
 
     const newTarget = { type: 'Issue' as const, id: moved.id, projectId: target.id };
     const oldTarget = { type: 'Issue' as const, id: issue.id, projectId: source.id };
@@ -106,10 +105,7 @@ export async function moveIssue(db: Conn, issue: IssueRow, source: ProjectWithNa
 
     const close = issue.state === 'opened' ? { state: 'closed', closed_at: stamp, closed_by_id: user.id, updated_at: stamp } : {};
     await tx('issues').where({ id: issue.id }).update({ ...close, moved_to_id: moved.id });
-    if (issue.state === 'opened') {
-      await recordEvent(tx, { projectId: source.id, authorId: user.id, action: 'closed', target: oldTarget });
-      await todosOnIssuableClosed(tx, user, oldTarget);
-    }
+    await announce(tx, { name: 'issueMoved', from: oldTarget, to: newTarget, actor: user, closed: issue.state === 'opened' });
     return (await findIssue(tx, target.id, iid))!;
   });
 }

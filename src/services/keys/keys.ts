@@ -7,6 +7,7 @@
 // does Wharf.
 import type { Deps } from '../../deps.js';
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import type { KeyRow, KeyType } from '../../store/keys.js';
 import { now } from '../../store/time.js';
@@ -14,7 +15,7 @@ import { Invalid } from '../../store/domain_errors.js';
 import { isUniqueViolation } from '../members/members.js';
 import { keyErrors, keyRestrictionsOf, prepareKey, type KeyRestrictions, type PreparedKey } from './key_validation.js';
 import { settingsOf } from '../settings/application_settings.js';
-import { systemKeyEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 export interface NewKey {
   title: string;
@@ -54,8 +55,7 @@ export async function insertKey(
     updated_at: stamp,
   };
   try {
-    const [inserted] = await tx('keys').insert(row).returning('id');
-    const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
+    const id = await insertReturningId(tx, 'keys', row);
     return { id, ...row };
   } catch (err) {
     if (isUniqueViolation(err)) throw new Invalid(errors({ fingerprint: ['has already been taken'] }));
@@ -68,7 +68,7 @@ export async function createUserKey(deps: Deps, owner: UserRow, input: NewKey): 
   const restrictions = keyRestrictionsOf(await settingsOf(deps));
   return deps.db.transaction(async (tx) => {
     const key = await insertKey(tx, 'Key', owner.id, input, restrictions);
-    await systemKeyEvent(tx, key, owner.username, 'create'); // system hooks (issue #20)
+    await announce(tx, { name: 'keyAdded', key, username: owner.username });
     return key;
   });
 }
@@ -77,7 +77,7 @@ export async function createUserKey(deps: Deps, owner: UserRow, input: NewKey): 
 export async function deleteUserKey(deps: Deps, key: KeyRow): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const owner: { username: string } | undefined = key.user_id === null ? undefined : await tx('users').where({ id: key.user_id }).first('username');
-    if (owner) await systemKeyEvent(tx, key, owner.username, 'destroy'); // system hooks (issue #20)
+    if (owner) await announce(tx, { name: 'keyRemoved', key, username: owner.username });
     await tx('keys').where({ id: key.id, type: 'Key' }).delete();
   });
 }

@@ -3,6 +3,7 @@
 // Permissions are checked by the caller; label rows only change here.
 import type { Knex } from 'knex';
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import { Conflict, Invalid } from '../../store/domain_errors.js';
 import { now } from '../../store/time.js';
 import { isUniqueViolation } from '../members/members.js';
@@ -161,18 +162,16 @@ export async function createLabel(db: Conn, projectId: number, attrs: NewLabel):
   check(labelErrors(title, color, attrs.priority, await titleTaken(db, projectId, title)));
   const stamp = now();
   try {
-    const [row] = await db('labels')
-      .insert({
-        project_id: projectId,
-        title,
-        color,
-        description: attrs.description ?? null,
-        priority: attrs.priority ?? null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning('id');
-    return (await db('labels').where({ id: typeof row === 'object' ? row.id : row }).first())!;
+    const id = await insertReturningId(db, 'labels', {
+      project_id: projectId,
+      title,
+      color,
+      description: attrs.description ?? null,
+      priority: attrs.priority ?? null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    return (await db('labels').where({ id }).first())!;
   } catch (err) {
     // A concurrent create or rename took the title between the check and the insert.
     if (isUniqueViolation(err)) throw taken();

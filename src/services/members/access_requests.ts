@@ -10,7 +10,8 @@ import type { MemberRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Invalid, RecordNotFound } from '../../store/domain_errors.js';
 import { ACCESS_LEVELS, DEVELOPER, PROJECT_ACCESS_LEVELS } from '../../store/levels.js';
-import { isUniqueViolation, recordMembershipEvent, type MemberGuard } from './members.js';
+import { isUniqueViolation, type MemberGuard } from './members.js';
+import { announce } from '../notify.js';
 
 const TAKEN = { user_id: ['already exists in source'] };
 
@@ -51,7 +52,7 @@ export async function approveAccessRequest(db: Conn, request: MemberRow, accessL
     const levels: readonly number[] = current.source_type === 'project' ? PROJECT_ACCESS_LEVELS : ACCESS_LEVELS;
     if (!levels.includes(accessLevel)) throw new Invalid({ access_level: ['is not included in the list'] });
     await tx('members').where({ id: current.id }).update({ access_level: accessLevel, requested_at: null, updated_at: now() });
-    await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, 'joined');
+    await announce(tx, { name: 'memberJoined', sourceType: current.source_type, sourceId: current.source_id, userId: current.user_id });
     return tx('members').where({ id: current.id }).first();
   });
 }

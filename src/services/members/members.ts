@@ -5,8 +5,7 @@ import type { MemberRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid, RecordNotFound } from '../../store/domain_errors.js';
 import { ACCESS_LEVELS, OWNER, PROJECT_ACCESS_LEVELS } from '../../store/levels.js';
-import { recordEvent } from '../activity/events.js';
-import { systemMemberEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 export interface NewMember {
   sourceType: 'project' | 'group';
@@ -66,10 +65,10 @@ export async function addMember(db: Conn, m: NewMember): Promise<MemberRow> {
       if (levelErrors.length) errors.access_level = levelErrors;
       if (!(await tx('users').where({ id: m.userId }).first('id'))) errors.invite_email = ['is invalid'];
       if (Object.keys(errors).length) throw new Invalid(errors);
-      await recordMembershipEvent(tx, m.sourceType, m.sourceId, m.userId, 'joined');
+      await announce(tx, { name: 'memberJoined', sourceType: m.sourceType, sourceId: m.sourceId, userId: m.userId });
       if (!existing) {
         const member = await insertMember(tx, m);
-        await systemMemberEvent(tx, member, 'create'); // system hooks (issue #20)
+        await announce(tx, { name: 'memberAdded', member });
         return member;
       }
       // Approving the access request.
@@ -127,9 +126,8 @@ export async function removeMember(db: Conn, member: MemberRow, guard: MemberGua
   await db.transaction(async (tx) => {
     const current = await reload(tx, member);
     await guard(tx, current);
-    await systemMemberEvent(tx, current, 'destroy'); // system hooks (issue #20)
+    await announce(tx, { name: 'memberRemoved', member: current, expired: hasExpired(current) });
     await tx('members').where({ id: current.id }).delete();
-    await recordMembershipEvent(tx, current.source_type, current.source_id, current.user_id, hasExpired(current) ? 'expired' : 'left');
   });
 }
 
@@ -169,18 +167,4 @@ async function otherOwners(tx: Conn, member: MemberRow): Promise<number> {
     .count({ n: '*' })
     .first();
   return Number(row?.n ?? 0);
-}
-
-/**
- * GitLab's ProjectMember hooks (issue #6): a project member joining (added, or an access
- * request approved) or leaving (removed; `expired` when the membership had run out) is an
- * event of that member, except for the owner of a personal project. Groups record none.
- */
-export async function recordMembershipEvent(tx: Conn, sourceType: 'project' | 'group', projectId: number, userId: number, action: 'joined' | 'left' | 'expired') {
-  if (sourceType !== 'project') return;
-  const owner = await tx('projects as p')
-    .join('namespaces as n', 'n.id', 'p.namespace_id')
-    .where({ 'p.id': projectId, 'n.kind': 'user', 'n.owner_id': userId })
-    .first('p.id');
-  if (!owner) await recordEvent(tx, { projectId, authorId: userId, action });
 }

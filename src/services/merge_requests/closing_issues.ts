@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { MergeRequestRow, IssueRow } from '../../store/issuable_rows.js';
 import { assigneeIdsOf, findIssue } from '../../finders/issues.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { canReadIssue } from '../../policy/issues.js';
 import { projectAccess, type ProjectAccess } from '../../policy/projects.js';
 import { commitMessages } from '../../git/merge.js';
@@ -107,7 +107,7 @@ export async function issuesClosedBy(deps: Deps, project: ProjectWithNamespace, 
 export async function mergeRequestCommitMessages(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string[]> {
   if (!mr.head_sha) return [];
   try {
-    return await commitMessages(deps.repos.pathFor(fullPathOf(project)), mr.start_sha ?? mr.base_sha, mr.head_sha);
+    return await commitMessages(gitdirOf(deps.repos, project), mr.start_sha ?? mr.base_sha, mr.head_sha);
   } catch {
     return []; // commits not (or no longer) in the target repository
   }

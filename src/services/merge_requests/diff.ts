@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import type { Conn } from '../../store/db.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { readRef } from '../../git/refs.js';
 import type { ProjectWithNamespace } from '../../store/rows.js';
 import { commitsBetween, mergeBase, MAX_COMPARE_COMMITS } from '../../git/compare.js';
@@ -22,11 +22,11 @@ import { Lru } from '../../git/lru.js';
 export async function repositoriesOf(deps: Deps, mr: MergeRequestRow, db: Conn = deps.db): Promise<{ targetDir: string; sourceDir: string | null }> {
   const target = await findProjectByIdOrPath(db, String(mr.target_project_id));
   if (!target) throw new Error(`merge request ${mr.id} has no target project`);
-  const targetDir = deps.repos.pathFor(fullPathOf(target));
+  const targetDir = gitdirOf(deps.repos, target);
   if (mr.source_project_id === null) return { targetDir, sourceDir: null };
   if (mr.source_project_id === mr.target_project_id) return { targetDir, sourceDir: targetDir };
   const source = await findProjectByIdOrPath(db, String(mr.source_project_id));
-  return { targetDir, sourceDir: source ? deps.repos.pathFor(fullPathOf(source)) : null };
+  return { targetDir, sourceDir: source ? gitdirOf(deps.repos, source) : null };
 }
 
 /**
@@ -63,7 +63,7 @@ export async function refreshDiff(deps: Deps, mr: MergeRequestRow): Promise<Merg
 /** MergeRequest#commits: the source's commits not on the target (start..head), newest first. */
 export async function mergeRequestCommits(deps: Deps, target: ProjectWithNamespace, mr: MergeRequestRow): Promise<CommitInfo[]> {
   if (!mr.head_sha || !mr.start_sha) return [];
-  const reader = new RepoReader(deps.repos.pathFor(fullPathOf(target)));
+  const reader = new RepoReader(gitdirOf(deps.repos, target));
   return (await commitsBetween(reader, mr.start_sha, mr.head_sha, MAX_COMPARE_COMMITS)).commits;
 }
 
@@ -77,7 +77,7 @@ export async function mergeRequestChanges(deps: Deps, target: ProjectWithNamespa
   const key = diffKey(mr.base_sha, mr.head_sha);
   const cached = diffCache.get(key);
   if (cached) return cached;
-  const gitdir = deps.repos.pathFor(fullPathOf(target));
+  const gitdir = gitdirOf(deps.repos, target);
   const changes = await changesBetween(gitdir, mr.base_sha, mr.head_sha);
   const diffs = (await collect(gitdir, changes, HARD_LIMITS)).diffs;
   diffCache.set(key, diffs);

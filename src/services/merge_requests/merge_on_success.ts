@@ -6,6 +6,7 @@ import type { Conn } from '../../store/db.js';
 import type { PipelineRow } from '../../store/ci_rows.js';
 import type { CiStatus } from '../../store/ci_statuses.js';
 import { enqueueJob } from '../../store/job_queue.js';
+import type { DomainEvent } from '../domain_events.js';
 
 export const PIPELINE_SUCCESS_JOB = 'pipeline_success';
 
@@ -15,8 +16,12 @@ export interface PipelineSuccessPayload {
 
 const BEFORE_SUCCESS: readonly CiStatus[] = ['created', 'pending', 'running'];
 
-/** Called by onPipelineStatusChange with the status the pipeline left. */
-export async function enqueueMergeOnPipelineSuccess(db: Conn, pipeline: PipelineRow, from: CiStatus): Promise<void> {
+/** The notifier's subscriber: a pipeline that has just succeeded queues the merges waiting for it. */
+export async function pipelineMerges(db: Conn, e: DomainEvent): Promise<void> {
+  if (e.name === 'pipelineStatusChanged') await enqueueMergeOnPipelineSuccess(db, e.pipeline, e.from);
+}
+
+async function enqueueMergeOnPipelineSuccess(db: Conn, pipeline: PipelineRow, from: CiStatus): Promise<void> {
   if (pipeline.status !== 'success' || !BEFORE_SUCCESS.includes(from)) return;
   const payload: PipelineSuccessPayload = { pipelineId: pipeline.id };
   await enqueueJob(db, PIPELINE_SUCCESS_JOB, payload, { queue: 'pipeline_processing' });

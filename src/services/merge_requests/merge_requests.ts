@@ -19,11 +19,11 @@ import { nextIid } from '../../store/iids.js';
 import { now } from '../../store/time.js';
 import { findMergeRequest, findOpenMergeRequests } from '../../finders/merge_requests.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { applyLabelChange, changesLabels, type LabelChange } from '../issuables/issuable_labels.js';
-import { recordEvent } from '../activity/events.js';
-import { enqueueMergeRequestHooks, labelsBeforeChange } from '../webhooks/triggers.js';
-import { todosOnIssuableClosed, todosOnIssuableCreated, todosOnIssuableUpdated, type TodoTarget } from '../todos/todos.js';
+import { labelsBeforeChange } from '../webhooks/triggers.js';
+import { announce } from '../notify.js';
+import type { IssuableRef } from '../domain_events.js';
 import { refreshDiff } from './diff.js';
 import { deleteMergeRequestRefs } from '../../git/merge_refs.js';
 
@@ -125,7 +125,7 @@ async function projectMilestone(tx: Conn, projectId: number, id: number | null):
   return row ? id : null;
 }
 
-function todoTarget(mr: MergeRequestRow): TodoTarget {
+function todoTarget(mr: MergeRequestRow): IssuableRef {
   return { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id };
 }
 
@@ -166,9 +166,10 @@ export async function createMergeRequest(
     });
     const mr = (await findMergeRequest(tx, targetProject.id, iid))!;
     if (changesLabels(input)) await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels);
-    await recordEvent(tx, { projectId: targetProject.id, authorId: author.id, action: 'created', target: { type: 'MergeRequest', id: mr.id } });
-    await enqueueMergeRequestHooks(tx, mr.id, author.id, 'open', null); // webhooks (issue #20)
-    await todosOnIssuableCreated(tx, author, todoTarget(mr), {
+    await announce(tx, {
+      name: 'issuableOpened',
+      target: todoTarget(mr),
+      actor: author,
       assigneeIds: mr.assignee_id === null ? [] : [mr.assignee_id],
       title: mr.title,
       description: mr.description,
@@ -247,21 +248,17 @@ export async function updateMergeRequest(
     const labelsBefore = changesLabels(input) ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
     if (changesLabels(input)) touched = (await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels)) || touched;
     if (touched) await tx('merge_requests').where({ id: mr.id }).update({ ...values, updated_at: now() });
-    const target = todoTarget(mr);
-    if (stateChange) {
-      await recordEvent(tx, { projectId: targetProject.id, authorId: user.id, action: stateChange, target: { type: 'MergeRequest', id: mr.id } });
-      if (stateChange === 'closed') await todosOnIssuableClosed(tx, user, target);
-    }
     const after = (await findMergeRequest(tx, mr.target_project_id, mr.iid))!;
-    if (touched) await enqueueMergeRequestHooks(tx, mr.id, user.id, stateChange === 'closed' ? 'close' : stateChange === 'reopened' ? 'reopen' : 'update', mr, labelsBefore); // webhooks (issue #20)
     const addedAssignee = after.assignee_id !== null && after.assignee_id !== mr.assignee_id ? [after.assignee_id] : [];
-    await todosOnIssuableUpdated(tx, user, target, {
-      addedAssigneeIds: addedAssignee,
-      oldTitle: mr.title,
-      oldDescription: mr.description,
-      title: after.title,
-      description: after.description,
-      changed: touched,
+    await announce(tx, {
+      name: 'issuableChanged',
+      target: todoTarget(mr),
+      actor: user,
+      before: mr,
+      labelsBefore,
+      state: stateChange,
+      touched,
+      edit: { addedAssigneeIds: addedAssignee, oldTitle: mr.title, oldDescription: mr.description, title: after.title, description: after.description },
     });
     return after;
   });
@@ -283,7 +280,7 @@ export async function deleteMergeRequest(deps: Deps, targetProject: ProjectWithN
     await deleteIssuableDependents(tx, 'MergeRequest', [mr.id]);
     await tx('merge_requests').where({ id: mr.id }).delete();
   });
-  await deleteMergeRequestRefs(deps.repos.pathFor(fullPathOf(targetProject)), mr.iid);
+  await deleteMergeRequestRefs(gitdirOf(deps.repos, targetProject), mr.iid);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace } from '../../store/rows.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { readRef } from '../../git/refs.js';
 import { isAncestor, testMerge } from '../../git/merge.js';
 
@@ -41,7 +41,7 @@ async function targetDir(deps: Deps, mr: MergeRequestRow): Promise<string | null
   if (!dir) {
     const project = await projectOf(deps, mr.target_project_id);
     if (!project) return null;
-    dir = deps.repos.pathFor(fullPathOf(project));
+    dir = gitdirOf(deps.repos, project);
     if (dirs.size > 10_000) dirs.clear();
     dirs.set(mr.target_project_id, dir);
   }
@@ -52,9 +52,9 @@ async function targetDir(deps: Deps, mr: MergeRequestRow): Promise<string | null
 export async function branchState(deps: Deps, mr: MergeRequestRow, target?: ProjectWithNamespace | null): Promise<BranchState> {
   const targetProject = target ?? (await projectOf(deps, mr.target_project_id));
   const sourceProject = mr.source_project_id === mr.target_project_id ? targetProject : await projectOf(deps, mr.source_project_id);
-  const targetDir = targetProject ? deps.repos.pathFor(fullPathOf(targetProject)) : null;
+  const targetDir = targetProject ? gitdirOf(deps.repos, targetProject) : null;
   const targetHead = targetDir ? await readRef(targetDir, `refs/heads/${mr.target_branch}`) : null;
-  const sourceHead = sourceProject ? await readRef(deps.repos.pathFor(fullPathOf(sourceProject)), `refs/heads/${mr.source_branch}`) : null;
+  const sourceHead = sourceProject ? await readRef(gitdirOf(deps.repos, sourceProject), `refs/heads/${mr.source_branch}`) : null;
   let broken = !targetHead || !sourceHead || !mr.head_sha;
   if (!broken) {
     // No commits of its own: everything on the source is already on the target.
@@ -95,7 +95,7 @@ export async function ensureMergeStatus(deps: Deps, mr: MergeRequestRow): Promis
 
   let status: MergeStatus = 'cannot_be_merged';
   if (!state.broken) {
-    const ok = await canMerge(deps.repos.pathFor(fullPathOf(target)), state.targetHead!, mr.head_sha!);
+    const ok = await canMerge(gitdirOf(deps.repos, target), state.targetHead!, mr.head_sha!);
     status = ok ? 'can_be_merged' : 'cannot_be_merged';
   }
   // Only if the row still describes the heads that were checked.

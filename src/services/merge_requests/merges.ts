@@ -16,7 +16,7 @@
 // `merge_commit_sha` null. The target branch moves by compare-and-swap; a target that moved
 // meanwhile is merged again against its new head (GitLab merged against the branch as it
 // was when its merge ran). Then, as a push would: push events and the refresh of the other
-// merge requests (afterWrite), once the merge request is recorded as merged with its event,
+// merge requests (push/refs_moved.ts), once the merge request is recorded as merged with its event,
 // its to-dos done and the issues it closes closed (PostMergeService), all in one
 // transaction. Last, the source branch is removed when asked and allowed. Merging when the
 // pipeline succeeds waits while the head pipeline is active (merge_requests/automatic_merge.ts).
@@ -27,12 +27,12 @@ import { workInProgress } from '../../store/merge_request_facts.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
 import { hasUnresolvedDiscussions } from '../../finders/discussions.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { canRemoveSourceBranch } from '../../policy/merge_requests.js';
 import { projectAccess } from '../../policy/projects.js';
 import { readRef } from '../../git/refs.js';
 import { fastForwardPossible, isAncestor, writeMergeCommit } from '../../git/merge.js';
-import { afterWrite, moveBranch, type ProjectContext } from '../repository/file_writes.js';
+import { moveBranch, type ProjectContext } from '../repository/file_writes.js';
 import { deleteBranch } from '../repository/branch_writes.js';
 import { branchState, ensureMergeStatus, projectOf } from './merge_status.js';
 import { issueReference, mergeRequestClosesIssues } from './closing_issues.js';
@@ -41,6 +41,8 @@ import { headPipelineOf } from '../../finders/merge_request_pipelines.js';
 import { ACTIVE } from '../../store/ci_statuses.js';
 import { mergeableCiState } from './mergeable_ci_state.js';
 import { enableAutomaticMerge } from './automatic_merge.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
+import { findUserById } from '../../finders/users.js';
 
 export interface MergeParams {
   commitMessage?: string;
@@ -58,7 +60,7 @@ function toSentence(items: string[]): string {
 
 /** MergeRequest#merge_commit_message: the default message of the merge commit. */
 export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string> {
-  const author = mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) ?? null);
+  const author = mr.author_id === null ? null : ((await findUserById(deps.db, mr.author_id)) ?? null);
   const closes = await mergeRequestClosesIssues(deps, project, mr, author);
   const refs: string[] = [];
   for (const issue of closes) {
@@ -87,7 +89,7 @@ export async function checkMergeable(deps: Deps, project: ProjectWithNamespace, 
   // mergeable?: the (cached) test merge, and fast-forward where the merge method needs it.
   const checked = await ensureMergeStatus(deps, mr);
   if (checked.merge_status !== 'can_be_merged') throw new CannotMerge();
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   if (project.merge_method !== 'merge' && !(await fastForwardPossible(gitdir, state.targetHead!, mr.head_sha!))) throw new CannotMerge();
 }
 
@@ -136,8 +138,8 @@ export async function performMerge(
   const moved = await mergeIntoTarget(deps, project, mr, user, head, message);
 
   const closes = await closableIssues(deps, project, mr, user);
-  await recordMerged(deps, project, mr, user, moved.mergeCommitSha, closes);
-  await afterWrite(deps, project, null, user, [{ ref: `refs/heads/${mr.target_branch}`, oldOid: moved.oldOid, newOid: moved.newOid }]);
+  await recordMerged(deps, mr, user, moved.mergeCommitSha, closes);
+  await afterRefsMoved(deps, { project, user: user, updates: [{ ref: `refs/heads/${mr.target_branch}`, oldOid: moved.oldOid, newOid: moved.newOid }], statistics: 'now' });
 
   const forceRemove = !!mr.force_remove_source_branch;
   if (params.shouldRemoveSourceBranch ?? forceRemove) await removeSourceBranch(deps, mr, forceRemove ? null : user, head);
@@ -155,7 +157,7 @@ async function mergeIntoTarget(
   head: string,
   message: string,
 ): Promise<{ oldOid: string; newOid: string; mergeCommitSha: string | null }> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   for (let attempt = 0; attempt < 3; attempt++) {
     const targetHead = await readRef(gitdir, `refs/heads/${mr.target_branch}`);
     if (!targetHead) throw new NotMergeable();
@@ -194,13 +196,13 @@ async function mergeIntoTarget(
  * A refusal is quiet, as in GitLab.
  */
 export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
-  const deleter = user ?? (mr.author_id === null ? null : ((await deps.db('users').where({ id: mr.author_id }).first()) as UserRow | undefined) ?? null);
+  const deleter = user ?? (mr.author_id === null ? null : (await findUserById(deps.db, mr.author_id)) ?? null);
   if (!deleter) return false;
   const source = await projectOf(deps, mr.source_project_id);
   if (!source) return false;
   const access = await projectAccess(deps.db, deleter, source);
   if (!(await canRemoveSourceBranch(deps.db, deleter, source, access, mr.source_branch))) return false;
-  const current = await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`);
+  const current = await readRef(gitdirOf(deps.repos, source), `refs/heads/${mr.source_branch}`);
   if (current !== head) return false;
   try {
     await deleteBranch(deps, { project: source, access, user: deleter }, mr.source_branch, head);

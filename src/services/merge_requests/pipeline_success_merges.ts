@@ -14,11 +14,12 @@ import { TODO_ACTIONS } from '../../store/todo_actions.js';
 import { now } from '../../store/time.js';
 import { DomainError } from '../../store/domain_errors.js';
 import { mergeRequestsWaitingFor } from '../../finders/merge_request_pipelines.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { readRef } from '../../git/refs.js';
 import { projectOf } from './merge_status.js';
 import { checkMergeable, performMerge } from './merges.js';
 import type { PipelineSuccessPayload } from './merge_on_success.js';
+import { findUserById } from '../../finders/users.js';
 
 /** Merges the merge requests waiting for the pipeline; answers the ids of those merged. */
 export async function mergeOnPipelineSuccess(deps: Deps, payload: PipelineSuccessPayload): Promise<number[]> {
@@ -27,12 +28,12 @@ export async function mergeOnPipelineSuccess(deps: Deps, payload: PipelineSucces
   const merged: number[] = [];
   for (const mr of await mergeRequestsWaitingFor(deps.db, pipeline)) {
     if (mr.merge_user_id === null) continue;
-    const user: UserRow | undefined = await deps.db('users').where({ id: mr.merge_user_id }).first();
+    const user: UserRow | undefined = await findUserById(deps.db, mr.merge_user_id);
     const project = await projectOf(deps, mr.target_project_id);
     const source = mr.source_project_id === null ? null : await projectOf(deps, mr.source_project_id);
     if (!user || !project || !source) continue;
     // The source branch still at the pipeline's commit (a push meanwhile resets the wait).
-    if ((await readRef(deps.repos.pathFor(fullPathOf(source)), `refs/heads/${mr.source_branch}`)) !== pipeline.sha) continue;
+    if ((await readRef(gitdirOf(deps.repos, source), `refs/heads/${mr.source_branch}`)) !== pipeline.sha) continue;
     try {
       await checkMergeable(deps, project, mr, false);
     } catch (err) {

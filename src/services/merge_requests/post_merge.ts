@@ -11,9 +11,7 @@ import { assigneeIdsOf } from '../../finders/issues.js';
 import { projectAccess } from '../../policy/projects.js';
 import { canUpdateIssue } from '../../policy/issues.js';
 import { now } from '../../store/time.js';
-import { recordEvent } from '../activity/events.js';
-import { enqueueMergeRequestHooks } from '../webhooks/triggers.js';
-import { todosOnIssuableClosed } from '../todos/todos.js';
+import { announce } from '../notify.js';
 import { updateIssue } from '../issues/issues.js';
 import { projectOf } from './merge_status.js';
 import { mergeRequestClosesIssues } from './closing_issues.js';
@@ -39,7 +37,6 @@ export async function closableIssues(deps: Deps, project: ProjectWithNamespace, 
  */
 export async function recordMerged(
   deps: Deps,
-  project: ProjectWithNamespace,
   mr: MergeRequestRow,
   user: UserRow,
   mergeCommitSha: string | null,
@@ -57,9 +54,7 @@ export async function recordMerged(
     });
     if (!n) return false;
     for (const issue of closes) await updateIssue(tx, issue, user, { stateEvent: 'close' }, { createLabels: false });
-    await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'merged', target: { type: 'MergeRequest', id: mr.id }, createdAt: stamp });
-    await enqueueMergeRequestHooks(tx, mr.id, user.id, 'merge', mr); // webhooks (issue #20)
-    await todosOnIssuableClosed(tx, user, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id });
+    await announce(tx, { name: 'mergeRequestMerged', mergeRequest: mr, actor: user, at: stamp });
     return true;
   });
 }
@@ -67,7 +62,7 @@ export async function recordMerged(
 /** The check of a merge request that a push to its target branch merged by hand. */
 export async function mergedByPush(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow, user: UserRow): Promise<boolean> {
   const closes = await closableIssues(deps, project, mr, user);
-  return recordMerged(deps, project, mr, user, null, closes);
+  return recordMerged(deps, mr, user, null, closes);
 }
 
 /** MergeRequest#reset_merge_when_pipeline_succeeds (its merge params forgotten too). */

@@ -16,13 +16,14 @@
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { isAncestor } from '../../git/merge.js';
 import type { PushedRef } from '../push/pushed_ref.js';
 import { refreshDiff } from './diff.js';
 import { updateMergeRequest } from './merge_requests.js';
 import { mergedByPush, resetMergeWhenPipelineSucceeds } from './post_merge.js';
-import { markTodosDone } from '../todos/todos.js';
+import { announce } from '../notify.js';
+import { findUserById } from '../../finders/users.js';
 
 const BRANCH = 'refs/heads/';
 export const UPDATE_MERGE_REQUESTS_JOB = 'update_merge_requests';
@@ -36,7 +37,7 @@ export interface UpdateMergeRequestsPayload {
 /** The job's work: the project and the pusher as they are now (nothing if either is gone). */
 export async function refreshMergeRequestsOf(deps: Deps, payload: UpdateMergeRequestsPayload): Promise<boolean> {
   const project = await projectRow(deps, payload.projectId);
-  const user: UserRow | undefined = await deps.db('users').where({ id: payload.userId }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, payload.userId);
   if (!project || !user) return false;
   await refreshMergeRequests(deps, project, user, payload.updates);
   return true;
@@ -72,7 +73,7 @@ async function refreshBranch(deps: Deps, project: ProjectWithNamespace, user: Us
 
   // 2. Merged by hand: the source head arrived in the target branch with this push.
   if (!removed && !blank(update.oldOid)) {
-    const gitdir = deps.repos.pathFor(fullPathOf(project));
+    const gitdir = gitdirOf(deps.repos, project);
     const into: MergeRequestRow[] = await deps.db('merge_requests').where({ target_project_id: project.id, target_branch: branch, state: 'opened' }).orderBy('id');
     for (const mr of into) {
       if (!mr.head_sha || mr.head_sha === mr.base_sha) continue; // no commits of its own ("empty" diff)
@@ -99,7 +100,7 @@ async function refreshBranch(deps: Deps, project: ProjectWithNamespace, user: Us
   if (!removed) {
     for (const mr of await fromSource()) {
       if (mr.merge_when_pipeline_succeeds) await resetMergeWhenPipelineSucceeds(deps, mr);
-      await deps.db.transaction((tx) => markTodosDone(tx, user.id, { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id }));
+      await deps.db.transaction((tx) => announce(tx, { name: 'issuableTouched', target: { type: 'MergeRequest', id: mr.id, projectId: mr.target_project_id }, actorId: user.id }));
     }
   }
 }

@@ -9,7 +9,7 @@
 // runs and failures with recordJobRun as they happen.
 //
 // prom-client is loaded on the first scrape, not at start (it costs an idle process several MB,
-// issue #12); Wharf's own metrics record from the start in services/metrics/values.ts, and
+// of the 80 MB it stays under); Wharf's own metrics record from the start in services/metrics/values.ts, and
 // Node's process metrics start then (their counters, CPU seconds and the like, count from the
 // process's start all the same; the garbage-collection histogram from that first scrape).
 import type { Metric, Registry } from 'prom-client';
@@ -52,6 +52,17 @@ export function recordGitOperation(operation: GitOperation, service: string, byt
   gitOperations.inc({ operation });
   if (bytesIn > 0) gitBytes.inc({ direction: 'received', service }, bytesIn);
   if (bytesOut > 0) gitBytes.inc({ direction: 'sent', service }, bytesOut);
+}
+
+const domainEvents = new Counter({
+  name: 'wharf_domain_events_total',
+  help: 'What happened, as the services announced it (services/domain_events.ts), counted when the change committed',
+  labelNames: ['event'] as const,
+});
+
+/** Counts one committed domain event. */
+export function recordDomainEvent(event: string): void {
+  domainEvents.inc({ event });
 }
 
 /** What a knex (tarn) pool reports. */
@@ -159,7 +170,7 @@ async function collectQueues(): Promise<void> {
   }
 }
 
-const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures];
+const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, domainEvents, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures];
 
 let registry: Promise<Registry> | null = null;
 

@@ -1,6 +1,6 @@
 // Counters, gauges and histograms that only keep values, for services/metrics/metrics.ts. They record
 // from the first request on, while prom-client itself, which costs an idle process several MB
-// (issue #12: under 80 MB), is loaded on the first scrape of `/-/metrics`; then its registry
+// (an idle server stays under 80 MB), is loaded on the first scrape of `/-/metrics`; then its registry
 // formats them with its own metrics: each one answers `get()` with the object prom-client's
 // own metrics answer (name, help, type, and one value per series; a histogram's series are its
 // `_bucket` lines with `le`, its `_sum` and its `_count`), which `Registry.registerMetric`

@@ -10,7 +10,7 @@ import { findMilestone } from '../../finders/milestones.js';
 import type { MilestoneRow } from '../../store/issuable_rows.js';
 import { isUniqueViolation } from '../members/members.js';
 import { sanitizeTitle } from '../labels/labels.js';
-import { recordEvent } from '../activity/events.js';
+import { announce } from '../notify.js';
 
 const TITLE_TAKEN = 'already being used for another group or project milestone.';
 
@@ -74,7 +74,7 @@ export async function createMilestone(db: Conn, projectId: number, attrs: NewMil
       const row = { ...values, iid: await nextIid(tx, projectId, 'milestones'), created_at: stamp, updated_at: stamp };
       await tx('milestones').insert(row);
       const created = (await tx('milestones').where({ project_id: projectId, iid: row.iid }).first()) as MilestoneRow;
-      await recordEvent(tx, { projectId, authorId: actorId, action: 'created', target: { type: 'Milestone', id: created.id }, createdAt: stamp });
+      await announce(tx, { name: 'milestoneCreated', projectId, milestoneId: created.id, actorId, at: stamp });
       return created;
     });
   } catch (err) {
@@ -112,8 +112,8 @@ export async function updateMilestone(db: Conn, milestone: MilestoneRow, change:
       if (!changed) return milestone; // as Rails: an update that changes nothing keeps updated_at
       await tx('milestones').where({ id }).update({ ...values, updated_at: now() });
       if (next.state !== milestone.state) {
-        const action = next.state === 'closed' ? 'closed' : 'reopened';
-        await recordEvent(tx, { projectId: milestone.project_id, authorId: actorId, action, target: { type: 'Milestone', id } });
+        const state = next.state === 'closed' ? 'closed' : 'reopened';
+        await announce(tx, { name: 'milestoneStateChanged', projectId: milestone.project_id, milestoneId: id, actorId, state });
       }
       return (await findMilestone(tx, milestone.project_id, id))!;
     });

@@ -9,12 +9,12 @@
 // the permissions.
 import type { Knex } from 'knex';
 import type { Conn, Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { newDiscussionId, type AnyNoteableType, type NoteType } from '../../store/note_kinds.js';
-import { recordEvent } from '../activity/events.js';
-import { enqueueNoteHooks } from '../webhooks/triggers.js';
-import { todosOnNote } from '../todos/todos.js';
+import { announce } from '../notify.js';
+import type { IssuableRef } from '../domain_events.js';
 import type { NoteRow } from '../../store/issuable_rows.js';
 import { noteableWhere, type NoteTarget } from '../../store/note_targets.js';
 
@@ -60,8 +60,8 @@ async function touchNoteable(tx: Tx, target: NoteTarget<AnyNoteableType>): Promi
   await tx(table).where('id', target.id).where('updated_at', '<', threshold).update({ updated_at: stamp });
 }
 
-/** The to-do target of a noteable that has to-dos (issues, merge requests). */
-function todoTarget(target: NoteTarget<AnyNoteableType>) {
+/** The noteable as an issuable, when it is one (issues and merge requests have to-dos). */
+function issuableOf(target: NoteTarget<AnyNoteableType>): IssuableRef | null {
   if (target.type !== 'Issue' && target.type !== 'MergeRequest') return null;
   return { type: target.type, id: target.id, projectId: target.projectId };
 }
@@ -100,15 +100,11 @@ export async function createNote(
 ): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const stamp = now();
-    const [row] = await tx('notes').insert(newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp)).returning('id');
-    const id: number = typeof row === 'object' ? row.id : row;
+    const id = await insertReturningId(tx, 'notes', newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp));
     const table = tableOf(target.type);
     if (table) await tx(table).where('id', target.id).increment('user_notes_count', 1);
     await touchNoteable(tx, target);
-    await recordEvent(tx, { projectId: target.projectId, authorId: author.id, action: 'commented', target: { type: 'Note', id } });
-    await enqueueNoteHooks(tx, id, author.id); // webhooks (issue #20)
-    const todo = todoTarget(target);
-    if (todo) await todosOnNote(tx, author, todo, { id, body: input.body });
+    await announce(tx, { name: 'noteAdded', noteId: id, projectId: target.projectId, actor: author, body: input.body, onIssuable: issuableOf(target) });
     return (await tx('notes').where({ id }).first()) as NoteRow;
   });
 }
@@ -131,8 +127,7 @@ export async function updateNote(db: Conn, target: NoteTarget<AnyNoteableType>, 
       await tx('notes').where({ id: note.id }).update({ body, updated_by_id: editor.id, updated_at: now() });
     }
     await touchNoteable(tx, target);
-    const todo = todoTarget(target);
-    if (bodyChanged && todo) await todosOnNote(tx, editor, todo, { id: note.id, body, oldBody: note.body });
+    if (bodyChanged) await announce(tx, { name: 'noteEdited', noteId: note.id, actor: editor, body, oldBody: note.body, onIssuable: issuableOf(target) });
     return (await tx('notes').where({ id: note.id }).first()) as NoteRow;
   });
 }

@@ -7,6 +7,7 @@
 // certificate without a key keeps the stored key, one given neither removes both (GitLab's).
 import crypto from 'node:crypto';
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { Config } from '../../config.js';
 import type { PagesDomainRow } from '../../store/pages_domain_rows.js';
 import { now } from '../../store/time.js';
@@ -57,18 +58,15 @@ export async function createPagesDomain(deps: Deps, projectId: number, input: Pa
   await validate(deps, input);
   const stamp = now();
   try {
-    const [row] = await deps.db('pages_domains')
-      .insert({
-        project_id: projectId,
-        ...(await columnsOf(deps, input)),
-        verification_code: crypto.randomBytes(16).toString('hex'),
-        verified_at: null,
-        enabled_until: null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning('id');
-    const id: number = typeof row === 'object' ? row.id : row;
+    const id = await insertReturningId(deps.db, 'pages_domains', {
+      project_id: projectId,
+      ...(await columnsOf(deps, input)),
+      verification_code: crypto.randomBytes(16).toString('hex'),
+      verified_at: null,
+      enabled_until: null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
     return deps.db('pages_domains').where({ id }).first();
   } catch (err) {
     if (isUniqueViolation(err)) throw new Invalid({ domain: ['has already been taken'] });

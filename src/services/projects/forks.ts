@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.js';
 import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { ForkFailed, Invalid } from '../../store/domain_errors.js';
 import { visibilityName } from '../../store/levels.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { createProject } from './projects.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { closestAllowedLevel } from '../../policy/visibility.js';
@@ -27,7 +27,7 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
   const level = closestAllowedLevel(Math.min(parent.visibility_level, namespace.visibility_level), restricted);
   let fork: ProjectWithNamespace;
   try {
-    const parentDir = deps.repos.pathFor(fullPathOf(parent));
+    const parentDir = gitdirOf(deps.repos, parent);
     const clone = async (dir: string) => {
       await whileRepositoryExists(deps, parent, () => run('git', ['clone', '--bare', '--local', '--quiet', parentDir, dir]));
       await run('git', [`--git-dir=${dir}`, 'remote', 'remove', 'origin']).catch(() => undefined);

@@ -11,6 +11,7 @@ import { deleteProjectMergeRequests } from '../merge_requests/merge_requests.js'
 import { deleteProjectAwards } from '../issuables/award_emoji.js';
 import { removeDeployKeysOfProjects } from '../keys/deploy_keys.js';
 import { isSqlite, type Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid, LimitReached, NotFound, Rejected } from '../../store/domain_errors.js';
@@ -18,7 +19,6 @@ import { MASTER, visibilityLevel, visibilityName, type Visibility } from '../../
 import { canCreateProjectIn } from '../../policy/groups.js';
 import { generateToken } from '../users/tokens.js';
 import { insertMember } from '../members/members.js';
-import { recordEvent } from '../activity/events.js';
 import { NAME_MESSAGE, PATH_MESSAGE, pathFromName, validName, validPath } from './project_names.js';
 import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
 import { RepositoryExistsError } from '../../git/repos.js';
@@ -27,7 +27,7 @@ import { projectLockKey, settleJournal } from '../repository/recovery.js';
 import { moveRepositories, REPOSITORY_EXISTS } from '../repository/moves.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { deniedVisibility } from '../settings/visibility_rules.js';
-import { systemProjectEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 /** Settings a create or update may carry (API names, `jobs_enabled` etc.). */
 export interface ProjectSettings {
@@ -176,25 +176,21 @@ export async function createProject(
       }
       const taken = await takenErrors(tx, ns.id, name, path);
       if (Object.keys(taken).length) throw new Invalid(taken);
-      const [idRow] = await tx('projects')
-        .insert({
-          ...settingColumns(attrs),
-          namespace_id: ns.id,
-          name,
-          path,
-          visibility_level: level,
-          default_branch: null,
-          creator_id: owner.id,
-          runners_token: generateToken(),
-          created_at: stamp,
-          updated_at: stamp,
-          last_activity_at: stamp,
-        })
-        .returning('id');
-      const projectId: number = typeof idRow === 'object' ? idRow.id : idRow;
+      const projectId = await insertReturningId(tx, 'projects', {
+        ...settingColumns(attrs),
+        namespace_id: ns.id,
+        name,
+        path,
+        visibility_level: level,
+        default_branch: null,
+        creator_id: owner.id,
+        runners_token: generateToken(),
+        created_at: stamp,
+        updated_at: stamp,
+        last_activity_at: stamp,
+      });
       await tx('project_statistics').insert({ project_id: projectId, updated_at: stamp });
-      await recordEvent(tx, { projectId, authorId: owner.id, action: 'created', createdAt: stamp }); // issue #6
-      await systemProjectEvent(tx, projectId, 'create'); // system hooks (issue #20)
+      await announce(tx, { name: 'projectCreated', projectId, actor: owner, at: stamp });
       if (ns.kind === 'user') {
         await insertMember(tx, { sourceType: 'project', sourceId: projectId, userId: ns.owner_id!, accessLevel: MASTER, createdById: owner.id });
       }
@@ -267,7 +263,7 @@ export async function updateProject(deps: Deps, project: ProjectWithNamespace, a
           const taken = await takenErrors(tx, current.namespace_id, name, path, current.id);
           if (Object.keys(taken).length) throw new Invalid(taken);
           await tx('projects').where({ id: current.id }).update(changes);
-          if (moving) await systemProjectEvent(tx, current.id, 'rename', oldFullPath); // system hooks (issue #20)
+          if (moving) await announce(tx, { name: 'projectRenamed', projectId: current.id, oldPathWithNamespace: oldFullPath });
         }),
       );
     } catch (err) {
@@ -317,17 +313,8 @@ async function deleteProjectRows(deps: Deps, project: ProjectWithNamespace, acto
     await deleteProjectMergeRequests(tx, project.id);
     await deleteProjectAwards(tx, project.id);
     await removeDeployKeysOfProjects(tx, () => [project.id]);
-    await systemProjectEvent(tx, project.id, 'destroy'); // system hooks (issue #20)
+    await announce(tx, { name: 'projectDestroyed', project, fullPath: fullPathOf(project), actor });
     await tx('projects').where({ id: project.id }).delete();
-    if (actor) {
-      await recordEvent(tx, {
-        projectId: null,
-        authorId: actor.id,
-        action: 'destroyed',
-        target: { type: 'Project', id: project.id },
-        targetTitle: fullPathOf(project),
-      });
-    }
   });
 }
 

@@ -17,13 +17,13 @@ import { promisify } from 'node:util';
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { PushedRef } from './pushed_ref.js';
-import { fullPathOf } from '../../finders/projects.js';
+import type { PushPayload } from '../../store/extras.js';
+import { gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 import { countCommits } from '../../git/history.js';
 import { commitsBetween } from '../../git/compare.js';
 import { readRef } from '../../git/refs.js';
-import { recordEvent } from '../activity/events.js';
-import { enqueueProjectHooks } from '../webhooks/triggers.js';
+import { announce } from '../notify.js';
 import { pushHookEvents } from '../webhooks/push_data.js';
 
 const BRANCH = 'refs/heads/';
@@ -49,16 +49,6 @@ async function countBetween(reader: RepoReader, base: string | null, head: strin
     // not a repository git can read: walk it ourselves
   }
   return base === null ? countCommits(reader.gitdir, head) : (await commitsBetween(reader, base, head, MAX_COUNTED)).commits.length;
-}
-
-export interface PushPayload {
-  commit_count: number;
-  action: 'created' | 'removed' | 'pushed';
-  ref_type: 'branch' | 'tag';
-  commit_from: string | null;
-  commit_to: string | null;
-  ref: string;
-  commit_title: string | null;
 }
 
 /** The first line, stripped, at most 70 characters (67 and "..." when longer). */
@@ -111,8 +101,13 @@ export async function pushPayload(reader: RepoReader, defaultBranch: string | nu
   };
 }
 
+/**
+ * Announces the push (notify.ts: its events, the pusher's activity, its hooks): what each
+ * moved ref is as an event and as a hook event is read from git first, outside the
+ * transaction that records them.
+ */
 export async function recordPushEvents(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
-  const reader = new RepoReader(deps.repos.pathFor(fullPathOf(project)));
+  const reader = new RepoReader(gitdirOf(deps.repos, project));
   // The stored default branch: the first push to an empty project has just set it.
   const row = await deps.db('projects').where({ id: project.id }).first('default_branch');
   if (!row) return;
@@ -122,13 +117,6 @@ export async function recordPushEvents(deps: Deps, project: ProjectWithNamespace
     if (payload) payloads.push(payload);
   }
   if (!payloads.length) return;
-  // Webhooks (issue #20): read from git now, queued with the events.
-  const hooks = await pushHookEvents(deps, project, user, updates, row.default_branch ?? null);
-  await deps.db.transaction(async (tx) => {
-    for (const payload of payloads) {
-      const eventId = await recordEvent(tx, { projectId: project.id, authorId: user.id, action: 'pushed' });
-      await tx('push_event_payloads').insert({ event_id: eventId, ...payload });
-    }
-    for (const h of hooks) await enqueueProjectHooks(tx, project.id, h.scope, h.event);
-  });
+  const hookEvents = await pushHookEvents(deps, project, user, updates, row.default_branch ?? null);
+  await deps.db.transaction((tx) => announce(tx, { name: 'pushed', project, actor: user, payloads, hookEvents }));
 }

@@ -11,7 +11,8 @@ import { mergedInto } from '../../git/history.js';
 import { RepoReader } from '../../git/reader.js';
 import { ZERO_OID } from '../push/pushed_ref.js';
 import { checkApiRefChange } from '../push/api_ref_check.js';
-import { afterWrite, branchMoved, commitFiles, conflictingBranch, moveBranch, type ProjectContext } from './file_writes.js';
+import { branchMoved, commitFiles, conflictingBranch, moveBranch, type ProjectContext } from './file_writes.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
 
 export const BRANCH_EXISTS = 'Branch already exists';
 export const DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
@@ -48,7 +49,7 @@ async function createBranchIn(deps: Deps, loaded: ProjectContext, gitdir: string
   await checkApiRefChange(deps, loaded, `refs/heads/${name}`, null, target);
 
   await moveBranch(deps, project, name, target, null, BRANCH_EXISTS);
-  await afterWrite(deps, project, null, loaded.user!, [{ ref: `refs/heads/${name}`, oldOid: ZERO_OID, newOid: target }]);
+  await afterRefsMoved(deps, { project, user: loaded.user!, updates: [{ ref: `refs/heads/${name}`, oldOid: ZERO_OID, newOid: target }], statistics: 'now' });
   return target;
 }
 
@@ -65,7 +66,7 @@ export async function deleteBranch(deps: Deps, loaded: ProjectContext, name: str
       throw err;
     }
   });
-  await afterWrite(deps, project, null, loaded.user!, [{ ref: `refs/heads/${name}`, oldOid: head, newOid: ZERO_OID }]);
+  await afterRefsMoved(deps, { project, user: loaded.user!, updates: [{ ref: `refs/heads/${name}`, oldOid: head, newOid: ZERO_OID }], statistics: 'now' });
 }
 
 /**
@@ -102,6 +103,6 @@ async function deleteMergedIn(deps: Deps, loaded: ProjectContext, gitdir: string
     if (removed) deleted.push(name);
   }
   const updates = deleted.map((name) => ({ ref: `refs/heads/${name}`, oldOid: heads.get(name)!, newOid: ZERO_OID }));
-  if (deleted.length) await afterWrite(deps, project, null, loaded.user!, updates);
+  if (deleted.length) await afterRefsMoved(deps, { project, user: loaded.user!, updates: updates, statistics: 'now' });
   return deleted;
 }

@@ -7,8 +7,8 @@
 // renamed or deleted meanwhile stops the write with 409 or 404 (repository/guard.ts): the
 // objects are never written into, nor the ref moved in, a folder the project no longer owns.
 import type { Deps } from '../../deps.js';
-import { refsUpdated } from '../push/ref_updates.js';
-import { ZERO_OID, type PushedRef } from '../push/pushed_ref.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
+import { ZERO_OID } from '../push/pushed_ref.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { Rejected, RefMoved, StaleFile } from '../../store/domain_errors.js';
 import type { ProjectAccess } from '../../policy/projects.js';
@@ -23,9 +23,6 @@ import { listBranchHeads, RefMovedError, updateRef } from '../../git/refs.js';
 import { whileRepositoryExists, withProjectRepository } from './guard.js';
 import { lastCommitFor } from '../../git/log.js';
 import { RepoReader, type CommitInfo } from '../../git/reader.js';
-import { refreshStatistics } from './statistics.js';
-import { protectDefaultBranch } from './protected_branches.js';
-import { now } from '../../store/time.js';
 
 /**
  * The project a write acts on, with the acting user's access to it: what the api layer has
@@ -152,8 +149,8 @@ async function commitIn(deps: Deps, loaded: ProjectContext, gitdir: string, req:
   const oid = batch.commit({ tree, parents, author, committer, message });
   await batch.flush();
 
-  const first = await moveBranch(deps, project, req.branch, oid, expected);
-  await afterWrite(deps, project, first ? req.branch : null, user, [{ ref: `refs/heads/${req.branch}`, oldOid: expected ?? ZERO_OID, newOid: oid }]);
+  await moveBranch(deps, project, req.branch, oid, expected);
+  await afterRefsMoved(deps, { project, user, updates: [{ ref: `refs/heads/${req.branch}`, oldOid: expected ?? ZERO_OID, newOid: oid }], statistics: 'now' });
   const person = (s: Signature) => ({ name: cleanIdent(s.name), email: cleanIdent(s.email), timestamp: s.timestamp, timezoneOffset: 0 });
   return { commit: { oid, parents, tree, message, author: person(author), committer: person(committer) }, branch: req.branch };
 }
@@ -183,32 +180,6 @@ export async function moveBranch(
     if (first) await deps.repos.setHead(fullPath, branch);
     return first;
   });
-}
-
-/**
- * Side effects of every repository write: activity time, default branch (and its
- * protection), push events and merge request refresh (as a git push has), statistics.
- */
-export async function afterWrite(
-  deps: Deps,
-  project: ProjectWithNamespace,
-  newDefaultBranch: string | null,
-  user: UserRow,
-  updates: PushedRef[],
-): Promise<void> {
-  const changes: { last_activity_at: string; default_branch?: string } = { last_activity_at: now() };
-  if (newDefaultBranch) changes.default_branch = newDefaultBranch;
-  await deps.db('projects').where({ id: project.id }).update(changes);
-  if (newDefaultBranch) await protectDefaultBranch(deps.db, project, newDefaultBranch);
-  await refsUpdated(deps, { ...project, ...changes }, user, updates);
-  try {
-    // The stored default branch, not the caller's copy: an earlier step may have set it.
-    const row = await deps.db('projects').where({ id: project.id }).first('default_branch');
-    await refreshStatistics(deps, { ...project, ...changes, default_branch: row?.default_branch ?? null });
-  } catch (err) {
-    // The commit has landed; statistics are refreshed again by the next write.
-    deps.log.warn({ err, project: project.id }, 'statistics refresh failed');
-  }
 }
 
 /** GitLab's `file_has_changed?`: the last commit of the path on the start branch must match. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace } from '../../store/rows.js';
 import { Conflict, DomainError, NotFound } from '../../store/domain_errors.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { LockTimeoutError } from '../../git/lock.js';
 import { RepositoryGoneError } from '../../git/repo_gone.js';
 import { projectLockKey, recoverRepositories, settleJournal } from './recovery.js';
@@ -53,7 +53,7 @@ export async function repositoryGone(deps: Deps, project: ProjectWithNamespace):
 
 /** Runs a write on `project`'s repository, turning a folder that vanished before or during it into 404 or 409. */
 export async function whileRepositoryExists<T>(deps: Deps, project: ProjectWithNamespace, fn: (gitdir: string) => Promise<T>): Promise<T> {
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   try {
     if (!fs.existsSync(path.join(gitdir, 'HEAD'))) throw new RepositoryGoneError(gitdir);
     return await fn(gitdir);
@@ -70,11 +70,11 @@ export async function whileRepositoryExists<T>(deps: Deps, project: ProjectWithN
  * folder `project` named: the step of a write that moves refs or HEAD.
  */
 export async function withProjectRepository<T>(deps: Deps, project: ProjectWithNamespace, fn: (gitdir: string) => Promise<T>): Promise<T> {
-  const expected = deps.repos.pathFor(fullPathOf(project));
+  const expected = gitdirOf(deps.repos, project);
   return withProjectLock(deps, project.id, async () => {
     const current = await findProjectByIdOrPath(deps.db, String(project.id));
     if (!current) throw new NotFound('Project');
-    if (deps.repos.pathFor(fullPathOf(current)) !== expected) throw repositoryMoved();
+    if (gitdirOf(deps.repos, current) !== expected) throw repositoryMoved();
     return whileRepositoryExists(deps, current, fn);
   });
 }

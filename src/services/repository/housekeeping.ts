@@ -12,7 +12,7 @@
 import type { Deps } from '../../deps.js';
 import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
-import { findProjectByIdOrPath, fullPathOf } from '../../finders/projects.js';
+import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { countObjects, runHousekeeping, type HousekeepingTask } from '../../git/housekeeping.js';
 import { forget } from '../../git/cache.js';
 import { housekeepingSettings, type HousekeepingSettings } from './housekeeping_settings.js';
@@ -81,7 +81,7 @@ export async function performHousekeeping(
     return null;
   }
   const settings = await housekeepingSettings(deps);
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   const before = await countObjects(gitdir);
   await progress(`${payload.task} of ${fullPathOf(project)} started (${before.count} loose objects, ${before.packs} packs)`);
   await runHousekeeping(gitdir, payload.task, settings.bitmapsEnabled, signal);

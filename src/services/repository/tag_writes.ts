@@ -10,7 +10,7 @@
 // server's object writer, as git writes it; without one the tag is lightweight. The tag
 // always names the commit (an annotated target is peeled). Objects are written outside the
 // lock; the ref is created (or deleted) by compare-and-swap under the repository lock, so two
-// writers of one name never both win. Each change records its tag push event (afterWrite).
+// writers of one name never both win. Each change records its tag push event (push/refs_moved.ts).
 // `release_description` on create writes the tag's release, as CreateReleaseService does
 // (an existing release of that name is kept, as 10.8 ignored that service's refusal).
 // Protected tags: 10.8 has them in the web UI only (no API creates one until 11.3), and Wharf
@@ -23,10 +23,11 @@ import { deleteRef, readRef, RefMovedError, updateRef } from '../../git/refs.js'
 import { RepoReader } from '../../git/reader.js';
 import { ObjectBatch } from '../../git/writer.js';
 import { whileRepositoryExists, withProjectRepository } from './guard.js';
-import { afterWrite, type ProjectContext } from './file_writes.js';
+import { type ProjectContext } from './file_writes.js';
 import { checkApiRefChange } from '../push/api_ref_check.js';
 import { ZERO_OID } from '../push/pushed_ref.js';
 import { deleteReleaseOf, findRelease, createRelease } from './releases.js';
+import { afterRefsMoved } from '../push/refs_moved.js';
 
 export const TAG_NAME_INVALID = 'Tag name invalid';
 export const FAILED_TO_REMOVE = 'Failed to remove tag';
@@ -91,7 +92,7 @@ export async function createTag(deps: Deps, loaded: ProjectContext, req: NewTagR
   if (req.releaseDescription !== undefined && !(await findRelease(deps.db, project.id, req.name))) {
     await createRelease(deps.db, project.id, req.name, req.releaseDescription, true).catch(() => undefined); // lost a race: kept
   }
-  await afterWrite(deps, project, null, user, [{ ref, oldOid: ZERO_OID, newOid: oid }]);
+  await afterRefsMoved(deps, { project, user: user, updates: [{ ref, oldOid: ZERO_OID, newOid: oid }], statistics: 'now' });
   return oid;
 }
 
@@ -110,5 +111,5 @@ export async function deleteTag(deps: Deps, loaded: ProjectContext, name: string
   });
   await deleteReleaseOf(deps.db, project.id, name);
   // GitLab's push data names the tagged commit as the old value.
-  await afterWrite(deps, project, null, loaded.user as UserRow, [{ ref, oldOid: commit ?? target, newOid: ZERO_OID }]);
+  await afterRefsMoved(deps, { project, user: loaded.user as UserRow, updates: [{ ref, oldOid: commit ?? target, newOid: ZERO_OID }], statistics: 'now' });
 }

@@ -1,5 +1,6 @@
-// Which addresses Wharf may connect to on a user's behalf (webhooks now, project import by URL
-// later): GitLab 10.8's UrlBlocker, checked where it matters — on the address the name
+// Which addresses Wharf may connect to on a user's behalf (webhooks, a project export's upload
+// URL; project import by URL checks each hop with security/import_url_guard.ts, which takes its
+// local addresses from here): GitLab 10.8's UrlBlocker, checked where it matters — on the address the name
 // resolves to at connection time, so that a name that resolved to a public address when the
 // hook was saved and to 127.0.0.1 when it is called (DNS rebinding) is still refused.
 //

@@ -2,7 +2,7 @@
 // UpdateSnippetService and the Snippet model's dependents). Each change is one transaction:
 // - create: the row, the user agent detail of the request (UserAgentDetailService: kept only
 //   when the request named its user agent, as the model requires both values) and, for a
-//   project snippet, a `created` event of target Snippet (the issue asks for snippet events;
+//   project snippet, a `created` event of target Snippet (Wharf records snippet events;
 //   10.8 records none);
 // - update: only what changed; updated_at moves only then (Rails' dirty tracking);
 // - delete: the snippet with its notes, their award emoji, events and to-dos, its own award
@@ -10,13 +10,14 @@
 // Validation comes first and stores nothing on failure (validationError). The caller has
 // checked the permissions.
 import type { Conn, Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { SnippetRow, SnippetType } from '../../store/snippet_rows.js';
 import { now } from '../../store/time.js';
 import { Invalid } from '../../store/domain_errors.js';
-import { recordEvent } from '../activity/events.js';
 import { deniedVisibility, snippetErrors, type SnippetValues } from './validation.js';
 import type { SnippetSettings } from './snippet_settings.js';
+import { announce } from '../notify.js';
 
 export interface NewSnippet extends SnippetValues {
   description: string | null;
@@ -29,10 +30,6 @@ export interface RequestOrigin {
 }
 
 export type SnippetChanges = Partial<NewSnippet>;
-
-function insertedId(row: unknown): number {
-  return typeof row === 'object' && row !== null ? (row as { id: number }).id : (row as number);
-}
 
 export async function createSnippet(
   db: Conn,
@@ -47,21 +44,18 @@ export async function createSnippet(
   const type: SnippetType = project ? 'ProjectSnippet' : 'PersonalSnippet';
   return db.transaction(async (tx) => {
     const stamp = now();
-    const [row] = await tx('snippets')
-      .insert({
-        type,
-        project_id: project?.id ?? null,
-        author_id: author.id,
-        title: values.title,
-        file_name: values.file_name,
-        description: values.description,
-        content: values.content,
-        visibility_level: values.visibility_level,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning('id');
-    const id = insertedId(row);
+    const id = await insertReturningId(tx, 'snippets', {
+      type,
+      project_id: project?.id ?? null,
+      author_id: author.id,
+      title: values.title,
+      file_name: values.file_name,
+      description: values.description,
+      content: values.content,
+      visibility_level: values.visibility_level,
+      created_at: stamp,
+      updated_at: stamp,
+    });
     if (origin.userAgent && origin.userAgent.trim() !== '' && origin.ipAddress) {
       await tx('snippet_user_agent_details').insert({
         snippet_id: id,
@@ -72,7 +66,7 @@ export async function createSnippet(
         updated_at: stamp,
       });
     }
-    if (project) await recordEvent(tx, { projectId: project.id, authorId: author.id, action: 'created', target: { type: 'Snippet', id } });
+    if (project) await announce(tx, { name: 'snippetCreated', projectId: project.id, snippetId: id, actor: author });
     return (await tx('snippets').where({ id }).first()) as SnippetRow;
   });
 }

@@ -10,7 +10,8 @@
 // - directly addressed users (leading mentions of a paragraph) first, then the other mentions;
 // - the actor's pending to-dos on a target become done when they close, merge, comment on,
 //   award or edit it.
-import type { Tx, Conn } from '../../store/db.js';
+import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { TODO_ACTIONS, type TodoAction, type TodoTargetType } from '../../store/todo_actions.js';
@@ -52,7 +53,7 @@ function pending(tx: Conn, userId: number, target: TodoTarget) {
  * pending on it yet. Returns the ids of the new to-dos.
  */
 async function createTodos(
-  tx: Tx,
+  tx: Conn,
   loaded: Loaded,
   actor: UserRow,
   target: TodoTarget,
@@ -65,27 +66,25 @@ async function createTodos(
   for (const userId of readers) {
     if (await pending(tx, userId, target).first('id')) continue;
     const stamp = now();
-    const [row] = await tx('todos')
-      .insert({
-        user_id: userId,
-        project_id: target.projectId,
-        author_id: actor.id,
-        target_type: target.type,
-        target_id: target.id,
-        note_id: noteId,
-        action: TODO_ACTIONS[action],
-        state: 'pending',
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .returning('id');
-    created.push(typeof row === 'object' ? row.id : row);
+    const id = await insertReturningId(tx, 'todos', {
+      user_id: userId,
+      project_id: target.projectId,
+      author_id: actor.id,
+      target_type: target.type,
+      target_id: target.id,
+      note_id: noteId,
+      action: TODO_ACTIONS[action],
+      state: 'pending',
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    created.push(id);
   }
   return created;
 }
 
 /** Directly addressed users first, then the other mentioned ones; never the actor or `skip`. */
-async function mentionTodos(tx: Tx, loaded: Loaded, actor: UserRow, target: TodoTarget, mentions: Mentions, skip: Set<number>, noteId: number | null = null) {
+async function mentionTodos(tx: Conn, loaded: Loaded, actor: UserRow, target: TodoTarget, mentions: Mentions, skip: Set<number>, noteId: number | null = null) {
   const keep = (ids: number[]) => ids.filter((id) => id !== actor.id && !skip.has(id));
   const direct = keep(await resolveMentions(tx, loaded.project, actor, mentions.direct));
   await createTodos(tx, loaded, actor, target, direct, 'directly_addressed', noteId);
@@ -99,7 +98,7 @@ function issuableMentions(title: string | null, description: string | null): Men
 
 /** A new issue or merge request: `assigned` for its assignees, mentions in title and description. */
 export async function todosOnIssuableCreated(
-  tx: Tx,
+  tx: Conn,
   actor: UserRow,
   target: TodoTarget,
   change: { assigneeIds: number[]; title: string; description: string | null },
@@ -118,7 +117,7 @@ export async function todosOnIssuableCreated(
  * anything changed, the actor's pending todos on the target are done.
  */
 export async function todosOnIssuableUpdated(
-  tx: Tx,
+  tx: Conn,
   actor: UserRow,
   target: TodoTarget,
   change: {
@@ -146,7 +145,7 @@ export async function todosOnIssuableUpdated(
 }
 
 /** Closed or merged by the actor: the actor's pending todos on it are done. */
-export async function todosOnIssuableClosed(tx: Tx, actor: UserRow, target: TodoTarget): Promise<void> {
+export async function todosOnIssuableClosed(tx: Conn, actor: UserRow, target: TodoTarget): Promise<void> {
   await markTodosDone(tx, actor.id, target);
 }
 
@@ -155,7 +154,7 @@ export async function todosOnIssuableClosed(tx: Tx, actor: UserRow, target: Todo
  * edit, only those added); the actor's todos on the target are done (GitLab does so for an
  * edit too).
  */
-export async function todosOnNote(tx: Tx, actor: UserRow, target: TodoTarget, note: { id: number; body: string; oldBody?: string }): Promise<void> {
+export async function todosOnNote(tx: Conn, actor: UserRow, target: TodoTarget, note: { id: number; body: string; oldBody?: string }): Promise<void> {
   await markTodosDone(tx, actor.id, target);
   const mentions = extractMentions(note.body);
   if (!mentions.names.length) return;
@@ -166,7 +165,7 @@ export async function todosOnNote(tx: Tx, actor: UserRow, target: TodoTarget, no
 }
 
 /** The actor acted on the target (award emoji, push to an MR's source branch): their todos done. */
-export async function markTodosDone(tx: Tx, userId: number, target: TodoTarget): Promise<void> {
+export async function markTodosDone(tx: Conn, userId: number, target: TodoTarget): Promise<void> {
   await pending(tx, userId, target).update({ state: 'done', updated_at: now() });
 }
 
@@ -174,28 +173,26 @@ export async function markTodosDone(tx: Tx, userId: number, target: TodoTarget):
  * `POST .../todo`: a `marked` to-do for the user on a target they can read (the caller has
  * checked). Null when they already have a pending one on it (the API answers 304).
  */
-export async function markTodo(tx: Tx, user: UserRow, target: TodoTarget): Promise<number | null> {
+export async function markTodo(tx: Conn, user: UserRow, target: TodoTarget): Promise<number | null> {
   if (await pending(tx, user.id, target).first('id')) return null;
   const stamp = now();
-  const [row] = await tx('todos')
-    .insert({
-      user_id: user.id,
-      project_id: target.projectId,
-      author_id: user.id,
-      target_type: target.type,
-      target_id: target.id,
-      note_id: null,
-      action: TODO_ACTIONS.marked,
-      state: 'pending',
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  return typeof row === 'object' ? row.id : row;
+  const id = await insertReturningId(tx, 'todos', {
+    user_id: user.id,
+    project_id: target.projectId,
+    author_id: user.id,
+    target_type: target.type,
+    target_id: target.id,
+    note_id: null,
+    action: TODO_ACTIONS.marked,
+    state: 'pending',
+    created_at: stamp,
+    updated_at: stamp,
+  });
+  return id;
 }
 
 /** Marks the user's pending to-dos among `ids` (all of them when `ids` is undefined) done. */
-export async function markUserTodosDone(tx: Tx, userId: number, ids?: number[]): Promise<number> {
+export async function markUserTodosDone(tx: Conn, userId: number, ids?: number[]): Promise<number> {
   const q = tx('todos').where({ user_id: userId, state: 'pending' });
   if (ids) q.whereIn('id', ids);
   return q.update({ state: 'done', updated_at: now() });

@@ -13,7 +13,7 @@ import { removeNamespaceDir } from '../repository/namespace_dirs.js';
 import { deleteRepositoriesOf } from '../repository/moves.js';
 import { removeDeployKeysOfProjects } from '../keys/deploy_keys.js';
 import { deleteKeysOfUsers } from '../keys/keys.js';
-import { systemUserEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
 
 export const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
 
@@ -75,7 +75,7 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
     if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
     await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
     await deleteKeysOfUsers(tx, [user.id]);
-    await systemUserEvent(tx, user, 'destroy'); // system hooks (issue #20)
+    await announce(tx, { name: 'userDestroyed', user });
     await tx('users').where({ id: user.id }).delete();
     // A subgroup's folder goes with its removed parent's.
     const paths = roots.map((n) => n.full_path);

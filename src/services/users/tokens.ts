@@ -1,11 +1,11 @@
 // Personal access tokens: random secrets of which only a SHA-256 digest is stored.
 import crypto from 'node:crypto';
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { TokenRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 
 export const TOKEN_SCOPES = ['api', 'read_user', 'sudo', 'read_repository'] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -39,20 +39,18 @@ export interface NewToken {
 export async function createToken(db: Conn, t: NewToken): Promise<{ row: TokenRow; token: string }> {
   const token = t.secret ?? generateToken();
   const stamp = now();
-  const [id] = await db('personal_access_tokens')
-    .insert({
-      user_id: t.userId,
-      name: t.name,
-      token_digest: tokenDigest(token),
-      scopes: JSON.stringify(t.scopes),
-      impersonation: t.impersonation ?? false,
-      revoked: false,
-      expires_at: t.expiresAt ?? null,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  const row = await db('personal_access_tokens').where({ id: typeof id === 'object' ? id.id : id }).first();
+  const id = await insertReturningId(db, 'personal_access_tokens', {
+    user_id: t.userId,
+    name: t.name,
+    token_digest: tokenDigest(token),
+    scopes: JSON.stringify(t.scopes),
+    impersonation: t.impersonation ?? false,
+    revoked: false,
+    expires_at: t.expiresAt ?? null,
+    created_at: stamp,
+    updated_at: stamp,
+  });
+  const row = await db('personal_access_tokens').where({ id }).first();
   return { row, token };
 }
 

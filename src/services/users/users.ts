@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps.js';
 import type { Conn, Tx } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid } from '../../store/domain_errors.js';
@@ -16,7 +17,8 @@ import { normaliseEmail, userErrors, type UserAttributes } from './validation.js
 import { namespaceDir } from '../repository/namespace_dirs.js';
 import { checkIdentity, saveIdentity, type IdentityInput } from './identities.js';
 import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from '../repository/moves.js';
-import { systemUserEvent } from '../webhooks/system_events.js';
+import { announce } from '../notify.js';
+import { findUserById } from '../../finders/users.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -51,22 +53,19 @@ export interface NewUser {
 
 export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
   const stamp = now();
-  const [idRow] = await tx('users')
-    .insert({
-      ...u.extra,
-      username: u.username,
-      email: u.email,
-      name: u.name,
-      password_digest: u.passwordDigest ?? null,
-      admin: u.admin ?? false,
-      confirmed_at: u.confirmedAt === undefined ? stamp : u.confirmedAt,
-      created_at: stamp,
-      updated_at: stamp,
-    })
-    .returning('id');
-  const id = typeof idRow === 'object' ? idRow.id : idRow;
+  const id = await insertReturningId(tx, 'users', {
+    ...u.extra,
+    username: u.username,
+    email: u.email,
+    name: u.name,
+    password_digest: u.passwordDigest ?? null,
+    admin: u.admin ?? false,
+    confirmed_at: u.confirmedAt === undefined ? stamp : u.confirmedAt,
+    created_at: stamp,
+    updated_at: stamp,
+  });
   await createNamespace(tx, { kind: 'user', name: u.username, path: u.username, ownerId: id, visibilityLevel: 20 });
-  return tx('users').where({ id }).first();
+  return (await findUserById(tx, id))!;
 }
 
 
@@ -176,7 +175,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Us
         },
       });
       if (input.identity) await saveIdentity(tx, created.id, input.identity);
-      await systemUserEvent(tx, created, 'create'); // system hooks (issue #20)
+      await announce(tx, { name: 'userCreated', user: created });
       return created;
     });
   } catch (err) {
@@ -246,7 +245,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
     await explainUniqueViolation(deps.db, err, user.id, attrs, false);
   }
   if (renaming) await removeEmptyDir(namespaceDir(deps.repos.root, user.username));
-  return deps.db('users').where({ id: user.id }).first();
+  return (await findUserById(deps.db, user.id))!;
 }
 
 /** The repositories of the user's personal namespace, from `<username>/…` to `<to>/…`. */

@@ -4,12 +4,10 @@
 // webhooks/ci_payloads.ts (pipeline and job events).
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { RepoReader } from '../../git/reader.js';
 
 export type Json = Record<string, unknown>;
-
-export const bool = (v: unknown) => v === true || v === 1;
 
 export async function projectRow(deps: Deps, id: number): Promise<ProjectWithNamespace | null> {
   const project = await deps.db('projects').where({ id }).first();
@@ -51,7 +49,7 @@ export function userHookAttrs(u: UserRow | undefined): Json {
 /** Commit#hook_attrs of `sha` in the project's repository; null when it cannot be read. */
 export async function commitHookAttrs(deps: Deps, project: ProjectWithNamespace, sha: string): Promise<Json | null> {
   try {
-    const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(project))).commit(sha);
+    const commit = await new RepoReader(gitdirOf(deps.repos, project)).commit(sha);
     return {
       id: sha,
       message: commit.message.replace(/\n$/, ''),

@@ -3,15 +3,15 @@
 // its backward-compatible keys, the commit, every job of the pipeline) and
 // Gitlab::DataBuilder::Build (the flat build_* keys, the job's user as id/name/email, the
 // pipeline as `commit`, the old `repository` block). Built when the delivery is sent, from the
-// rows snapshotted in the transaction of the status change (status_events.ts); the users and
+// rows snapshotted in the transaction of the status change (project_subscriber.ts); the users and
 // the commit are read then.
 import type { Deps } from '../../deps.js';
-import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
+import { flag, type ProjectWithNamespace, type UserRow } from '../../store/rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
-import { usersById } from '../../finders/users.js';
+import { fullPathOf, gitdirOf } from '../../finders/projects.js';
+import { usersById, findUserById } from '../../finders/users.js';
 import { RepoReader } from '../../git/reader.js';
-import { bool, commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './attrs.js';
+import { commitHookAttrs, projectHookAttrs, userHookAttrs, type Json } from './attrs.js';
 import type { JobHookEvent, PipelineHookEvent } from './triggers.js';
 
 /** Gitlab::Ci::Status labels of a pipeline (SuccessWarning and Pipeline::Blocked first). */
@@ -40,7 +40,7 @@ export async function pipelineHookBody(deps: Deps, project: ProjectWithNamespace
     object_attributes: {
       id: pipeline.id,
       ref: pipeline.ref,
-      tag: bool(pipeline.tag),
+      tag: flag(pipeline.tag),
       sha: pipeline.sha,
       before_sha: pipeline.before_sha,
       status: pipeline.status,
@@ -73,7 +73,7 @@ export async function pipelineHookBody(deps: Deps, project: ProjectWithNamespace
 /** The pipeline as Build's data builder shows it (`commit`), with the author's profile URL or a mailto. */
 async function pipelineAsCommit(deps: Deps, project: ProjectWithNamespace, pipeline: PipelineRow | undefined): Promise<Json> {
   if (!pipeline) return {};
-  const commit = await new RepoReader(deps.repos.pathFor(fullPathOf(project))).commit(pipeline.sha).catch(() => null);
+  const commit = await new RepoReader(gitdirOf(deps.repos, project)).commit(pipeline.sha).catch(() => null);
   const email = commit?.author.email ?? null;
   const author: UserRow | undefined = email ? await deps.db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).first() : undefined;
   return {
@@ -93,12 +93,12 @@ async function pipelineAsCommit(deps: Deps, project: ProjectWithNamespace, pipel
 export async function jobHookBody(deps: Deps, project: ProjectWithNamespace, event: JobHookEvent): Promise<Json> {
   const { build } = event;
   const pipeline: PipelineRow | undefined = await deps.db('ci_pipelines').where({ id: build.pipeline_id }).first();
-  const user: UserRow | undefined = build.user_id === null ? undefined : await deps.db('users').where({ id: build.user_id }).first();
+  const user: UserRow | undefined = build.user_id === null ? undefined : await findUserById(deps.db, build.user_id);
   const path = fullPathOf(project);
   return {
     object_kind: 'build',
     ref: build.ref,
-    tag: bool(build.tag),
+    tag: flag(build.tag),
     before_sha: pipeline?.before_sha ?? null,
     sha: pipeline?.sha ?? null,
     build_id: build.id,
@@ -108,7 +108,7 @@ export async function jobHookBody(deps: Deps, project: ProjectWithNamespace, eve
     build_started_at: build.started_at,
     build_finished_at: build.finished_at,
     build_duration: jobDuration(build),
-    build_allow_failure: bool(build.allow_failure),
+    build_allow_failure: flag(build.allow_failure),
     project_id: project.id,
     project_name: `${project.namespace.full_name} / ${project.name}`,
     user: { id: user?.id ?? null, name: user?.name ?? null, email: user?.email ?? null },

@@ -10,6 +10,7 @@
 import type { Deps } from '../../deps.js';
 import type { WebHookRow } from '../../store/hook_rows.js';
 import { eventHeader } from '../../store/hook_rows.js';
+import { flag } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { buildHookBody } from './payloads.js';
@@ -57,7 +58,7 @@ export async function deliverHook(deps: Deps, job: WebHookJobPayload, attempt: n
       event: eventHeader(job.hookName),
       token: hook.token,
       body: JSON.stringify(data),
-      verifyTls: hook.enable_ssl_verification === true || hook.enable_ssl_verification === 1,
+      verifyTls: flag(hook.enable_ssl_verification),
       allowLocal,
       timeoutMs: HOOK_TIMEOUT_MS,
       connectTimeoutMs: HOOK_CONNECT_TIMEOUT_MS,

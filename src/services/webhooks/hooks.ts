@@ -3,6 +3,7 @@
 // (10.8's UrlValidator); its token has no line break. Whether its address may be called is
 // decided when it is called (webhooks/delivery.ts), since a name may resolve elsewhere by then.
 import type { Conn } from '../../store/db.js';
+import { insertReturningId } from '../../store/ids.js';
 import { now } from '../../store/time.js';
 import { Invalid } from '../../store/domain_errors.js';
 import type { HookType, WebHookRow } from '../../store/hook_rows.js';
@@ -28,10 +29,7 @@ export async function createHook(db: Conn, type: HookType, projectId: number | n
   check(input);
   const stamp = now();
   const defaults = type === 'SystemHook' ? { push_events: false, repository_update_events: true } : {};
-  const [row] = await db('web_hooks')
-    .insert({ ...defaults, ...input, url: input.url!.trim(), type, project_id: projectId, created_at: stamp, updated_at: stamp })
-    .returning('id');
-  const id = typeof row === 'object' ? row.id : row;
+  const id = await insertReturningId(db, 'web_hooks', { ...defaults, ...input, url: input.url!.trim(), type, project_id: projectId, created_at: stamp, updated_at: stamp });
   return (await db('web_hooks').where({ id }).first()) as WebHookRow;
 }
 

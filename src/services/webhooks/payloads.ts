@@ -5,14 +5,15 @@
 // (webhooks/triggers.ts): the rows are the change's; URLs and the user's and project's attributes
 // are added here.
 import type { Deps } from '../../deps.js';
-import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
+import { flag, type ProjectWithNamespace, type UserRow } from '../../store/rows.js';
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../../store/issuable_rows.js';
 import { fullPathOf } from '../../finders/projects.js';
 import { headPipelineOf } from '../../finders/merge_request_pipelines.js';
 import { humanTime } from '../../store/durations.js';
 import type { Changes, HookEvent } from './triggers.js';
 import { pipelineHookBody, jobHookBody } from './ci_payloads.js';
-import { bool, commitHookAttrs, projectHookAttrs, projectRow, repositoryAttrs, userHookAttrs, type Json } from './attrs.js';
+import { commitHookAttrs, projectHookAttrs, projectRow, repositoryAttrs, userHookAttrs, type Json } from './attrs.js';
+import { findUserById } from '../../finders/users.js';
 
 function labelHookAttrs(l: LabelRow): Json {
   return { id: l.id, title: l.title, color: l.color, project_id: l.project_id, created_at: l.created_at, updated_at: l.updated_at, template: false, description: l.description, type: 'ProjectLabel', group_id: null };
@@ -23,7 +24,7 @@ function issueAttrs(deps: Deps, project: ProjectWithNamespace, issue: IssueRow, 
     assignee_id: assigneeIds[0] ?? null,
     author_id: issue.author_id,
     closed_at: issue.closed_at,
-    confidential: bool(issue.confidential),
+    confidential: flag(issue.confidential),
     created_at: issue.created_at,
     description: issue.description,
     due_date: issue.due_date,
@@ -69,7 +70,7 @@ async function mergeRequestAttrs(deps: Deps, target: ProjectWithNamespace, mr: M
     merge_params: {},
     merge_status: mr.merge_status,
     merge_user_id: mr.merge_user_id,
-    merge_when_pipeline_succeeds: bool(mr.merge_when_pipeline_succeeds),
+    merge_when_pipeline_succeeds: flag(mr.merge_when_pipeline_succeeds),
     milestone_id: mr.milestone_id,
     source_branch: mr.source_branch,
     source_project_id: mr.source_project_id,
@@ -128,7 +129,7 @@ function noteAttrs(note: NoteRow, url: string): Json {
     line_code: note.line_code ?? null,
     commit_id: note.commit_id ?? null,
     noteable_id: note.noteable_type === 'Commit' ? null : note.noteable_id,
-    system: bool(note.system),
+    system: flag(note.system),
     st_diff: null,
     updated_by_id: note.updated_by_id,
     type: note.type ?? null,
@@ -150,7 +151,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
   if (!project) return null;
   if (event.kind === 'pipeline') return pipelineHookBody(deps, project, event);
   if (event.kind === 'build') return jobHookBody(deps, project, event);
-  const user: UserRow | undefined = await deps.db('users').where({ id: event.userId }).first();
+  const user: UserRow | undefined = await findUserById(deps.db, event.userId);
   const projectAttrs = projectHookAttrs(deps, project);
   const web = deps.urls.web(fullPathOf(project));
   switch (event.kind) {
@@ -178,7 +179,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
       const assignees: UserRow[] = event.assigneeIds.length ? await deps.db('users').whereIn('id', event.assigneeIds).orderBy('id') : [];
       const body: Json = {
         object_kind: 'issue',
-        event_type: bool(event.issue.confidential) ? 'confidential_issue' : 'issue',
+        event_type: flag(event.issue.confidential) ? 'confidential_issue' : 'issue',
         user: userHookAttrs(user),
         project: projectAttrs,
         object_attributes: { ...issueAttrs(deps, project, event.issue, event.assigneeIds), action: event.action },
@@ -191,7 +192,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
     }
     case 'merge_request': {
       const mr = event.mergeRequest;
-      const assignee: UserRow | undefined = mr.assignee_id === null ? undefined : await deps.db('users').where({ id: mr.assignee_id }).first();
+      const assignee: UserRow | undefined = mr.assignee_id === null ? undefined : await findUserById(deps.db, mr.assignee_id);
       const body: Json = {
         object_kind: 'merge_request',
         event_type: 'merge_request',
@@ -222,7 +223,7 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
               : web;
       const body: Json = {
         object_kind: 'note',
-        event_type: issue && bool(issue.confidential) ? 'confidential_note' : 'note',
+        event_type: issue && flag(issue.confidential) ? 'confidential_note' : 'note',
         user: userHookAttrs(user),
         project_id: project.id,
         project: projectAttrs,

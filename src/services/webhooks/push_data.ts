@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { Deps } from '../../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { HookScope } from '../../store/hook_rows.js';
-import { fullPathOf } from '../../finders/projects.js';
+import { gitdirOf } from '../../finders/projects.js';
 import type { PushedRef } from '../push/pushed_ref.js';
 import { projectHasHooks, type CommitSnapshot, type HookEvent } from './triggers.js';
 
@@ -80,7 +80,7 @@ export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, 
   const wantsPush = await projectHasHooks(deps.db, project.id, 'push_hooks');
   const wantsTag = await projectHasHooks(deps.db, project.id, 'tag_push_hooks');
   if (!wantsPush && !wantsTag) return [];
-  const gitdir = deps.repos.pathFor(fullPathOf(project));
+  const gitdir = gitdirOf(deps.repos, project);
   const out: { scope: HookScope; event: HookEvent }[] = [];
   for (const u of updates) {
     const isTag = u.ref.startsWith(TAG);

@@ -10,6 +10,7 @@ import type { MemberRow, NamespaceRow, UserRow } from '../../store/rows.js';
 import type { KeyRow } from '../../store/keys.js';
 import { GUEST, REPORTER, DEVELOPER, MASTER, OWNER, INTERNAL } from '../../store/levels.js';
 import { enqueueSystemHooks } from './triggers.js';
+import { findUserById } from '../../finders/users.js';
 
 const HUMAN_ACCESS: Record<number, string> = { [GUEST]: 'Guest', [REPORTER]: 'Reporter', [DEVELOPER]: 'Developer', [MASTER]: 'Master', [OWNER]: 'Owner' };
 
@@ -97,7 +98,7 @@ export async function systemGroupEvent(tx: Conn, group: NamespaceRow, event: 'cr
 /** user_add_to_team / user_remove_from_team (projects), user_add_to_group / user_remove_from_group. */
 export async function systemMemberEvent(tx: Conn, member: MemberRow, event: 'create' | 'destroy'): Promise<void> {
   if (!(await anySystemHook(tx))) return;
-  const user: UserRow | undefined = await tx('users').where({ id: member.user_id }).first();
+  const user: UserRow | undefined = await findUserById(tx, member.user_id);
   if (!user) return;
   const base = { created_at: member.created_at, updated_at: member.updated_at };
   const who = { user_username: user.username, user_name: user.name, user_email: user.email, user_id: user.id };

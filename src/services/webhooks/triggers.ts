@@ -7,13 +7,14 @@
 // into GitLab's payload when sent (webhooks/payloads.ts adds the URLs and the user and project
 // attributes). As in 10.8, a project event in the push, tag push or merge request scope also
 // goes to the system hooks that enabled it.
-// Pipeline and job events are queued by src/services/ci/status_events.ts and shaped by
+// Pipeline and job events are queued by webhooks/project_subscriber.ts and shaped by
 // webhooks/ci_payloads.ts.
 import type { Conn } from '../../store/db.js';
 import { enqueueJob } from '../../store/job_queue.js';
 import { HOOK_SCOPES, SYSTEM_SCOPES, type HookScope, type WebHookRow } from '../../store/hook_rows.js';
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../../store/issuable_rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
+import { flag } from '../../store/rows.js';
 
 export const WEB_HOOK_JOB = 'web_hook';
 
@@ -150,7 +151,6 @@ export async function enqueueSystemHooks(tx: Conn, data: Record<string, unknown>
   await enqueueFor(tx, hooks, 'system_hooks', { kind: 'data', data });
 }
 
-const flag = (v: unknown) => v === true || v === 1;
 
 /** The labels of an issuable, in the transaction. */
 async function labelsOf(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): Promise<LabelRow[]> {

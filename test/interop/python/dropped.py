@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""python-gitlab 3.12 with what issue 19 found dropped: datetime-shaped dates, avatars, identities.
+"""python-gitlab 3.12 with what was once silently dropped: datetime-shaped dates, avatars, identities.
 
 Environment: WHARF_URL, WHARF_TOKEN (root's token). Exits 0, or prints the mismatch and exits 1.
 """

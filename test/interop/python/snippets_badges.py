@@ -1,4 +1,4 @@
-"""Issue #15's families through python-gitlab's own managers, unchanged: project and personal
+"""These API families through python-gitlab's own managers, unchanged: project and personal
 snippets (create, list, get, save, content, user_agent_detail, delete, public), notes and award
 emoji on a project snippet, access requests of a project and a group (create, list, approve,
 delete), project and group badges (create, list, get, save, render, delete) and Pages domains

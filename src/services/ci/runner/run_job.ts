@@ -12,7 +12,7 @@ import os from 'node:os';
 import type { Deps } from '../../../deps.js';
 import type { BuildRow, PipelineRow } from '../../../store/ci_rows.js';
 import type { ProjectWithNamespace, UserRow } from '../../../store/rows.js';
-import { fullPathOf, withNamespaces } from '../../../finders/projects.js';
+import { fullPathOf, gitdirOf, withNamespaces } from '../../../finders/projects.js';
 import { variablesForJob } from '../../../finders/ci_variables.js';
 import { revealValue } from '../variable_values.js';
 import { isProtected } from '../../../policy/branches.js';
@@ -29,6 +29,7 @@ import { unpackDependencies } from './dependencies.js';
 import { collectArtifacts, type ArtifactsOptions } from './collect_artifacts.js';
 import { JobSpace } from './job_space.js';
 import { watchDisk } from './disk_watch.js';
+import { findUserById } from '../../../finders/users.js';
 
 export type { RunControl } from './run_shell.js';
 
@@ -49,7 +50,7 @@ async function protectedRef(deps: Deps, project: ProjectWithNamespace, build: Bu
 export async function runJob(deps: Deps, build: BuildRow, token: string, control: RunControl): Promise<void> {
   const pipeline: PipelineRow = await deps.db('ci_pipelines').where({ id: build.pipeline_id }).first();
   const [project] = await withNamespaces(deps.db, [await deps.db('projects').where({ id: build.project_id }).first()]);
-  const user: UserRow | undefined = build.user_id ? await deps.db('users').where({ id: build.user_id }).first() : undefined;
+  const user: UserRow | undefined = build.user_id ? await findUserById(deps.db, build.user_id) : undefined;
   const options = parseJson<JobOptions>(build.options, {});
   const space = new JobSpace(deps.config, build.id, fullPathOf(project));
   const trace = new TraceWriter(traceFile(deps, build.project_id, build.id));
@@ -59,7 +60,7 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   try {
     trace.note(`Running with Wharf's shell runner on ${os.hostname()}`);
     trace.note(`Fetching changes and checking out ${pipeline.sha.slice(0, 8)} as ${build.ref}...`);
-    await checkout(deps.repos.pathFor(fullPathOf(project)), pipeline.sha, space.hostProject, space.work);
+    await checkout(gitdirOf(deps.repos, project), pipeline.sha, space.hostProject, space.work);
     await space.prepare();
     stopWatching = watchDisk(space.ownFolders, deps.config.runnerLimits.diskBytes, () => control.stop('disk'));
     const stored = await variablesForJob(deps.db, project, await protectedRef(deps, project, build));

@@ -10,14 +10,14 @@ import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
 import { TODO_ACTIONS } from '../../store/todo_actions.js';
 import { now } from '../../store/time.js';
+import { flag } from '../../store/rows.js';
 import { openMergeRequestsAtCommit } from '../../finders/merge_request_pipelines.js';
 
-const bool = (v: unknown) => v === true || v === 1;
 
 /** The author, and the merge user while merge_when_pipeline_succeeds is set. */
 function peopleOf(mr: MergeRequestRow): number[] {
   const ids = [mr.author_id];
-  if (bool(mr.merge_when_pipeline_succeeds)) ids.push(mr.merge_user_id);
+  if (flag(mr.merge_when_pipeline_succeeds)) ids.push(mr.merge_user_id);
   return [...new Set(ids.filter((id): id is number => id !== null))];
 }
 
@@ -31,7 +31,7 @@ async function pipelineOf(db: Conn, build: BuildRow): Promise<PipelineRow | unde
 
 /** After `build` moved to failed. */
 export async function buildFailedTodos(db: Conn, build: BuildRow): Promise<void> {
-  if (bool(build.allow_failure) || bool(build.retried)) return;
+  if (flag(build.allow_failure) || flag(build.retried)) return;
   const pipeline = await pipelineOf(db, build);
   if (!pipeline) return;
   for (const mr of await openMergeRequestsAtCommit(db, { ...pipeline, ref: build.ref })) {
