@@ -80,9 +80,12 @@ deps: install system-deps
 # (test/lint/eslint.config.js): one on a request parameter can hold the event loop for seconds.
 # Then the layering (test/lint/dependency-cruiser.cjs): no import cycle, no import from a lower
 # layer to a higher one; test/lint/known-violations.json lists the old ones still to remove.
+# Last, the formatting: prettier (.prettierrc.json, .editorconfig; .prettierignore lists what it
+# leaves alone); `npx prettier --write .` fixes what it reports.
 lint: install
 	npx eslint --config test/lint/eslint.config.js src
 	npx depcruise --config test/lint/dependency-cruiser.cjs --ignore-known test/lint/known-violations.json src
+	npx prettier --check .
 
 # The whole suite on each engine (the spec is given here, not in .mocharc.json, so that
 # `npx mocha dist/test/api/hooks.test.js` runs that file alone); both runs always happen, and
