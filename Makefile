@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`. Both go through
 # `make deps`, the one place that installs anything (npm packages, then the Debian packages the
 # tests need, only those missing); every other target assumes it has run.
-.PHONY: run test build install renovate-install system-deps deps lint bench clean routes quick test-one watch
+.PHONY: run test build install renovate-install system-deps deps lint unused bench clean routes quick test-one watch
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -86,6 +86,11 @@ lint: install
 	npx eslint --config test/lint/eslint.config.js src
 	npx depcruise --config test/lint/dependency-cruiser.cjs --ignore-known test/lint/known-violations.json src
 	npx prettier --check .
+
+# Unused files, exports and dependencies (knip, knip.json: the entry points are the programs, the
+# tests, the benchmarks and the migrations). Not part of `make lint` until it passes.
+unused: install
+	npx knip
 
 # The whole suite on each engine (the spec is given here, not in .mocharc.json, so that
 # `npx mocha dist/test/api/hooks.test.js` runs that file alone); both runs always happen, and
