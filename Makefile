@@ -1,5 +1,7 @@
-# Two commands do everything on a fresh machine: `make run` and `make test`.
-.PHONY: run test build install renovate-install system-deps lint bench clean routes quick test-one watch
+# Two commands do everything on a fresh machine: `make run` and `make test`. Both go through
+# `make deps`, the one place that installs anything (npm packages, then the Debian packages the
+# tests need, only those missing); every other target assumes it has run.
+.PHONY: run test build install renovate-install system-deps deps lint unused bench clean routes quick test-one watch
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -38,7 +40,7 @@ watch: install
 	npx tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo --watch --preserveWatchOutput
 
 # Installs, builds, migrates (at start) and serves on $PORT (default 8080).
-run: build
+run: deps build
 	npm start
 
 # The engines `make test` runs the suite on: sqlite, postgres or both (one mocha run each).
@@ -51,7 +53,7 @@ WHARF_TEST_DB ?= both
 # headless Chromium), bubblewrap (`bwrap`: the sandbox every CI job of the built-in runner
 # runs in), and postgresql (its initdb and pg_ctl start a throwaway cluster for the
 # PostgreSQL run; Debian keeps them in /usr/lib/postgresql/<version>/bin).
-# Installed when missing.
+# Installed when missing (apt-get runs only then), by `make deps`.
 system-deps:
 	@missing=""; \
 	/usr/bin/python3 -c 'import gitlab' 2>/dev/null || missing="$$missing python3-gitlab"; \
@@ -68,19 +70,35 @@ system-deps:
 	  apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# What `make run` and `make test` need from outside: the npm packages (from the lock file, again
+# when it changes) and the Debian packages above, only those missing. The one target that may
+# run apt-get; on a machine that has it all it installs nothing and takes well under a second.
+# (`make test` also installs Renovate, a test fixture of 400 MB that `make run` does not need.)
+deps: install system-deps
+
 # Lints for regexes that can backtrack super-linearly on their input
 # (test/lint/eslint.config.js): one on a request parameter can hold the event loop for seconds.
 # Then the layering (test/lint/dependency-cruiser.cjs): no import cycle, no import from a lower
 # layer to a higher one; test/lint/known-violations.json lists the old ones still to remove.
+# Last, the formatting: prettier (.prettierrc.json, .editorconfig; .prettierignore lists what it
+# leaves alone); `npx prettier --write .` fixes what it reports.
 lint: install
 	npx eslint --config test/lint/eslint.config.js src
 	npx depcruise --config test/lint/dependency-cruiser.cjs --ignore-known test/lint/known-violations.json src
+	npx prettier --check .
 
-# The whole suite on each engine; both runs always happen, and either failing fails the target.
+# Unused files, exports and dependencies (knip, knip.json: the entry points are the programs, the
+# tests, the benchmarks and the migrations). Not part of `make lint` until it passes.
+unused: install
+	npx knip
+
+# The whole suite on each engine (the spec is given here, not in .mocharc.json, so that
+# `npx mocha dist/test/api/hooks.test.js` runs that file alone); both runs always happen, and
+# either failing fails the target.
 # Each run's output is also kept in a temporary file, so that a failed run's failures (mocha's
 # "N failing" list: titles and error lines, stack frames left out) are printed again at the very
 # end, where the tail of a CI log shows them.
-test: build system-deps lint renovate-install
+test: deps renovate-install build lint
 	@case "$(WHARF_TEST_DB)" in \
 	  sqlite|postgres) engines="$(WHARF_TEST_DB)" ;; \
 	  both) engines="sqlite postgres" ;; \
@@ -90,7 +108,7 @@ test: build system-deps lint renovate-install
 	failed=""; \
 	for engine in $$engines; do \
 	  echo "=== mocha on $$engine"; start=$$(date +%s); \
-	  { WHARF_TEST_DB=$$engine npx mocha; echo $$? > "$$logs/$$engine.rc"; } 2>&1 | tee "$$logs/$$engine.log"; \
+	  { WHARF_TEST_DB=$$engine npx mocha 'dist/test/**/*.test.js'; echo $$? > "$$logs/$$engine.rc"; } 2>&1 | tee "$$logs/$$engine.log"; \
 	  [ "$$(cat "$$logs/$$engine.rc")" = 0 ] || failed="$$failed $$engine"; \
 	  echo "=== $$engine: $$(( $$(date +%s) - start )) s"; \
 	done; \
