@@ -17,9 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openDb, type Db } from '../src/store/db.js';
-import {
-  Api, bootServer, intEnv, isMain, preamble, ROOT_TOKEN, runMain, sleep, treeRssMb, writeResults, type Identity, type Server,
-} from './harness.js';
+import { Api, bootServer, intEnv, isMain, preamble, ROOT_TOKEN, runMain, sleep, treeRssMb, writeResults, type Identity, type Server } from './harness.js';
 import { insertIssues } from './issues.js';
 import { insertMergeRequests } from './merge_requests.js';
 import { freePort } from '../test/helpers/free_port.js';
@@ -89,7 +87,15 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
   const db = openDb(dbFile, 1);
   try {
     await insertIssues(db, tracker.id, rootUser.id, people, labels, milestones, SETTINGS.issues);
-    await insertMergeRequests(db, tracker.id, 0, people, labels, milestones.map((m) => m.id), SETTINGS.mrs);
+    await insertMergeRequests(
+      db,
+      tracker.id,
+      0,
+      people,
+      labels,
+      milestones.map((m) => m.id),
+      SETTINGS.mrs,
+    );
     await insertProjects(db, groups, rootUser.id, SETTINGS.projects - 2);
   } finally {
     await db.destroy();
@@ -246,14 +252,27 @@ async function main(): Promise<void> {
     const reads: Scenario[] = [
       { endpoint: 'GET /projects/:id', who: 'admin', token: ROOT_TOKEN, path: `/api/v4/projects/${seeded.app}`, connections: 50 },
       { endpoint: 'GET /projects/:id', who: 'member', token: m, path: `/api/v4/projects/${seeded.app}`, connections: 50 },
-      { endpoint: 'GET /projects/:id/repository/files/:path', who: 'member', token: m, path: `/api/v4/projects/${seeded.app}/repository/files/README.md?ref=master`, connections: 50 },
+      {
+        endpoint: 'GET /projects/:id/repository/files/:path',
+        who: 'member',
+        token: m,
+        path: `/api/v4/projects/${seeded.app}/repository/files/README.md?ref=master`,
+        connections: 50,
+      },
       { endpoint: 'GET /projects/:id/repository/tree', who: 'member', token: m, path: `/api/v4/projects/${seeded.app}/repository/tree?ref=master`, connections: 50 },
     ].filter(selected);
     const lists: Scenario[] = [
       { endpoint: 'GET /projects?per_page=100', who: 'admin', token: ROOT_TOKEN, path: '/api/v4/projects?per_page=100', connections: 10, alone: true },
       { endpoint: 'GET /projects?per_page=100', who: 'member', token: m, path: '/api/v4/projects?per_page=100', connections: 10, alone: true },
       { endpoint: 'GET /projects/:id/issues?per_page=100', who: 'member', token: m, path: `/api/v4/projects/${seeded.tracker}/issues?per_page=100`, connections: 10, alone: true },
-      { endpoint: 'GET /projects/:id/merge_requests?per_page=100', who: 'member', token: m, path: `/api/v4/projects/${seeded.tracker}/merge_requests?per_page=100`, connections: 10, alone: true },
+      {
+        endpoint: 'GET /projects/:id/merge_requests?per_page=100',
+        who: 'member',
+        token: m,
+        path: `/api/v4/projects/${seeded.tracker}/merge_requests?per_page=100`,
+        connections: 10,
+        alone: true,
+      },
     ].filter(selected);
 
     const bare = await withBareKoa(projectBody, (url) => measure(url, { endpoint: 'bare Koa, fixed JSON body', who: '-', path: '/', connections: 50 }));
@@ -329,7 +348,9 @@ async function main(): Promise<void> {
       }
     }
     lines.push('', '| memory and start-up | measured | goal |', '|---|---|---|', ...startUpRows(startups));
-    lines.push(`| RSS peak under the list rows (every process) | ${listRun.perProcess.join(' + ')} = ${listRun.peak} MB | < 300 MB: ${listRun.peak < 300 ? 'met' : '**not met**'} |`);
+    lines.push(
+      `| RSS peak under the list rows (every process) | ${listRun.perProcess.join(' + ')} = ${listRun.peak} MB | < 300 MB: ${listRun.peak < 300 ? 'met' : '**not met**'} |`,
+    );
     lines.push(`| RSS after the runs | ${rssAfter.join(' + ')} MB | |`);
     const bad = [bare, ...readResults, ...listRun.value, ...single].filter((r) => r.errors > 0);
     if (bad.length) lines.push('', `**Errors or non-2xx answers in: ${bad.map((r) => `${r.s.endpoint} as ${r.s.who}`).join(', ')}**`);

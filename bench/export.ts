@@ -35,12 +35,39 @@ async function main(): Promise<void> {
     fastImport(s.deps.repos.pathFor(p.path_with_namespace), COMMITS);
     await s.db('projects').where({ id: p.id }).update({ default_branch: 'master' });
     const stamp = new Date().toISOString();
-    const [labelId] = (await s.db('labels').insert({ project_id: p.id, title: 'bench', color: '#336699', created_at: stamp, updated_at: stamp }).returning('id')).map((r: any) => (typeof r === 'object' ? r.id : r));
+    const [labelId] = (await s.db('labels').insert({ project_id: p.id, title: 'bench', color: '#336699', created_at: stamp, updated_at: stamp }).returning('id')).map((r: any) =>
+      typeof r === 'object' ? r.id : r,
+    );
     for (let start = 1; start <= ISSUES; start += 500) {
       const rows = [];
-      for (let iid = start; iid < Math.min(start + 500, ISSUES + 1); iid++) rows.push({ project_id: p.id, iid, title: `issue ${iid}`, description: 'text '.repeat(20), state: iid % 3 ? 'opened' : 'closed', author_id: owner.user.id, confidential: false, user_notes_count: 1, time_estimate: 0, total_time_spent: 0, created_at: stamp, updated_at: stamp });
+      for (let iid = start; iid < Math.min(start + 500, ISSUES + 1); iid++)
+        rows.push({
+          project_id: p.id,
+          iid,
+          title: `issue ${iid}`,
+          description: 'text '.repeat(20),
+          state: iid % 3 ? 'opened' : 'closed',
+          author_id: owner.user.id,
+          confidential: false,
+          user_notes_count: 1,
+          time_estimate: 0,
+          total_time_spent: 0,
+          created_at: stamp,
+          updated_at: stamp,
+        });
       const ids = (await s.db('issues').insert(rows).returning('id')).map((r: any) => (typeof r === 'object' ? r.id : r));
-      await s.db('notes').insert(ids.map((id: number) => ({ project_id: p.id, noteable_type: 'Issue', noteable_id: id, author_id: owner.user.id, body: 'a note', system: false, created_at: stamp, updated_at: stamp })));
+      await s.db('notes').insert(
+        ids.map((id: number) => ({
+          project_id: p.id,
+          noteable_type: 'Issue',
+          noteable_id: id,
+          author_id: owner.user.id,
+          body: 'a note',
+          system: false,
+          created_at: stamp,
+          updated_at: stamp,
+        })),
+      );
       await s.db('label_links').insert(ids.map((id: number) => ({ target_type: 'issue', target_id: id, label_id: labelId })));
     }
     await s.db('internal_ids').insert({ project_id: p.id, usage: 'issues', last_value: ISSUES });
@@ -69,7 +96,9 @@ async function main(): Promise<void> {
     const count = await s.db('issues').where({ project_id: imp.body.id }).count({ n: '*' }).first();
     console.log(`| issues | commits | archive | export | import | statuses seen (export; import) | issues imported |`);
     console.log(`|---|---|---|---|---|---|---|`);
-    console.log(`| ${ISSUES} | ${COMMITS} | ${(archive.length / 1024 / 1024).toFixed(1)} MiB | ${(exportMs / 1000).toFixed(1)} s | ${(importMs / 1000).toFixed(1)} s | ${exportSeen.join('→')}; ${importSeen.join('→')} | ${count?.n} |`);
+    console.log(
+      `| ${ISSUES} | ${COMMITS} | ${(archive.length / 1024 / 1024).toFixed(1)} MiB | ${(exportMs / 1000).toFixed(1)} s | ${(importMs / 1000).toFixed(1)} s | ${exportSeen.join('→')}; ${importSeen.join('→')} | ${count?.n} |`,
+    );
   } finally {
     await s.close();
   }

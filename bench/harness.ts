@@ -135,7 +135,6 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-
 export async function bootServer(options: ServerOptions = {}): Promise<Server> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (npx tsc -p tsconfig.json)`);
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-bench-'));
@@ -400,10 +399,7 @@ export function table<R extends Row>(rows: R[], before: Column<R>[] = [], after:
     { head: 'errors', cell: (r) => r.errors },
   ];
   const numeric = [...before, ...figures, ...after];
-  const lines = [
-    `| endpoint | as | ${numeric.map((c) => c.head).join(' | ')} |`,
-    `|---|---|${numeric.map(() => '---:').join('|')}|`,
-  ];
+  const lines = [`| endpoint | as | ${numeric.map((c) => c.head).join(' | ')} |`, `|---|---|${numeric.map(() => '---:').join('|')}|`];
   for (const r of rows) lines.push(`| \`${r.endpoint}\` | ${r.who} | ${numeric.map((c) => c.cell(r)).join(' | ')} |`);
   return lines.join('\n');
 }
@@ -459,7 +455,7 @@ export function isMain(metaUrl: string): boolean {
 /** Runs the benchmark's main; on failure prints the error and exits 1. */
 export function runMain(main: () => Promise<void>): void {
   main().catch((e) => {
-    console.error(e instanceof Error ? e.stack ?? e.message : e);
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
     process.exit(1);
   });
 }

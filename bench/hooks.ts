@@ -70,7 +70,11 @@ async function pushes(server: RunningServer, dir: string, name: string, hookUrl:
   const latencies: number[] = [];
   if (hookUrl && WORKERS > 0) {
     // From the commit of the push's transaction (its push event's time) to each arrival.
-    const rows: { commit_to: string; created_at: string }[] = await server.deps.db('push_event_payloads as p').join('events as e', 'e.id', 'p.event_id').where('e.project_id', project.id).select('p.commit_to', 'e.created_at');
+    const rows: { commit_to: string; created_at: string }[] = await server.deps
+      .db('push_event_payloads as p')
+      .join('events as e', 'e.id', 'p.event_id')
+      .where('e.project_id', project.id)
+      .select('p.commit_to', 'e.created_at');
     for (const r of rows) pushedAt.set(r.commit_to, Date.parse(r.created_at));
     const deadline = performance.now() + 120_000;
     const expected = PUSHES * HOOKS;

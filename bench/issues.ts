@@ -14,8 +14,28 @@
 import os from 'node:os';
 import { openDb, type Db } from '../src/store/db.js';
 import {
-  afterBulkInsert, Api, BENCH_DB, intEnv, load, loadSettings, measure, pool, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer, isMain,
-  type Identity, type Row, type Scenario,
+  afterBulkInsert,
+  Api,
+  BENCH_DB,
+  intEnv,
+  load,
+  loadSettings,
+  measure,
+  pool,
+  preamble,
+  prng,
+  probe,
+  publish,
+  rssMb,
+  ROOT_TOKEN,
+  runMain,
+  selected,
+  table,
+  withServer,
+  isMain,
+  type Identity,
+  type Row,
+  type Scenario,
 } from './harness.js';
 
 const SETTINGS = {
@@ -28,11 +48,56 @@ const PEOPLE = 50; // authors and assignees; the first two are the reporter and 
 const LABELS = 20;
 const MILESTONES = 10;
 const WORDS = [
-  'crash', 'parser', 'login', 'button', 'slow', 'render', 'cache', 'timeout', 'memory', 'leak', 'upload', 'avatar',
-  'search', 'export', 'import', 'branch', 'merge', 'commit', 'pipeline', 'runner', 'token', 'email', 'webhook', 'wiki',
-  'label', 'milestone', 'sidebar', 'layout', 'mobile', 'diff', 'comment', 'emoji', 'badge', 'group', 'project',
-  'permission', 'admin', 'settings', 'backup', 'restore', 'deploy', 'release', 'tag', 'archive', 'mirror', 'fork',
-  'snippet', 'issue', 'board', 'graph',
+  'crash',
+  'parser',
+  'login',
+  'button',
+  'slow',
+  'render',
+  'cache',
+  'timeout',
+  'memory',
+  'leak',
+  'upload',
+  'avatar',
+  'search',
+  'export',
+  'import',
+  'branch',
+  'merge',
+  'commit',
+  'pipeline',
+  'runner',
+  'token',
+  'email',
+  'webhook',
+  'wiki',
+  'label',
+  'milestone',
+  'sidebar',
+  'layout',
+  'mobile',
+  'diff',
+  'comment',
+  'emoji',
+  'badge',
+  'group',
+  'project',
+  'permission',
+  'admin',
+  'settings',
+  'backup',
+  'restore',
+  'deploy',
+  'release',
+  'tag',
+  'archive',
+  'mirror',
+  'fork',
+  'snippet',
+  'issue',
+  'board',
+  'graph',
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +251,12 @@ export async function insertIssues(
       counts.awards += voters.size;
     }
     await db.transaction(async (tx) => {
-      for (const [table, rows] of [['issues', issues], ['issue_assignees', assignees], ['label_links', links], ['award_emoji', awards]] as const) {
+      for (const [table, rows] of [
+        ['issues', issues],
+        ['issue_assignees', assignees],
+        ['label_links', links],
+        ['award_emoji', awards],
+      ] as const) {
         for (let i = 0; i < rows.length; i += CHUNK) await tx(table).insert(rows.slice(i, i + CHUNK));
       }
     });
@@ -268,9 +338,7 @@ async function main(): Promise<void> {
     for (const s of scenarios(seeded)) {
       console.error(`${s.endpoint} as ${s.who}: ${SETTINGS.duration} s, ${SETTINGS.connections} connections…`);
       const row = await run(server.url, s);
-      console.error(
-        `  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms; alone p50 ${row.alone.p50} ms, p99 ${row.alone.p99} ms (X-Total ${row.xTotal})`,
-      );
+      console.error(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms; alone p50 ${row.alone.p50} ms, p99 ${row.alone.p99} ms (X-Total ${row.xTotal})`);
       rows.push(row);
     }
     const rssLoaded = rssMb(server.child.pid);

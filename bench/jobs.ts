@@ -41,7 +41,6 @@ registerJob<{ n: number }>('bench_ping', {
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
-
 async function queueMany(db: Db, n: number): Promise<number[]> {
   const ids: number[] = [];
   await db.transaction(async (tx) => {
@@ -172,7 +171,10 @@ async function main(): Promise<void> {
   }
   const report = [
     ...preamble('# Job queue benchmark'),
-    `- ${JOBS} no-op jobs per throughput row, ${SAMPLES} pickup samples in process (${Math.min(SAMPLES, 50)} across processes); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `- ${JOBS} no-op jobs per throughput row, ${SAMPLES} pickup samples in process (${Math.min(SAMPLES, 50)} across processes); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
     '',
     '| runner | no-op jobs/s | pickup p50 ms | pickup p99 ms |',
     '|---|---:|---:|---:|',

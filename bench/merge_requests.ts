@@ -12,8 +12,25 @@
 import os from 'node:os';
 import { openDb, type Db } from '../src/store/db.js';
 import {
-  afterBulkInsert, Api, intEnv, loadSettings, measure, preamble, prng, probe, publish, rssMb, ROOT_TOKEN, runMain, selected, table, withServer, isMain,
-  type Identity, type Row, type Scenario,
+  afterBulkInsert,
+  Api,
+  intEnv,
+  loadSettings,
+  measure,
+  preamble,
+  prng,
+  probe,
+  publish,
+  rssMb,
+  ROOT_TOKEN,
+  runMain,
+  selected,
+  table,
+  withServer,
+  isMain,
+  type Identity,
+  type Row,
+  type Scenario,
 } from './harness.js';
 
 const SETTINGS = {
@@ -25,7 +42,28 @@ const SETTINGS = {
 const PEOPLE = 20;
 const LABELS = 10;
 const MILESTONES = 5;
-const WORDS = ['fix', 'parser', 'login', 'button', 'slow', 'render', 'cache', 'timeout', 'memory', 'leak', 'upload', 'search', 'export', 'merge', 'diff', 'refactor', 'docs', 'tests', 'api', 'ui'];
+const WORDS = [
+  'fix',
+  'parser',
+  'login',
+  'button',
+  'slow',
+  'render',
+  'cache',
+  'timeout',
+  'memory',
+  'leak',
+  'upload',
+  'search',
+  'export',
+  'merge',
+  'diff',
+  'refactor',
+  'docs',
+  'tests',
+  'api',
+  'ui',
+];
 
 // ---------------------------------------------------------------------------------------------
 // Seeding: users, labels, milestones and the big merge request through the API as root, the
@@ -74,13 +112,14 @@ async function seed(root: Api, dbFile: string): Promise<Seed> {
   const half = Math.floor(SETTINGS.files / 2);
   const commit = (branch: string, actions: unknown[], extra: Record<string, unknown> = {}) =>
     root.call('POST', `/projects/${project.id}/repository/commits`, { branch, commit_message: `seed ${branch}`, actions, ...extra });
-  await commit('master', Array.from({ length: half }, (_, i) => ({ action: 'create', file_path: `src/f${i}.txt`, content: fileContent(i, false) })));
+  await commit(
+    'master',
+    Array.from({ length: half }, (_, i) => ({ action: 'create', file_path: `src/f${i}.txt`, content: fileContent(i, false) })),
+  );
   await commit(
     'big',
     Array.from({ length: SETTINGS.files }, (_, i) =>
-      i < half
-        ? { action: 'update', file_path: `src/f${i}.txt`, content: fileContent(i, true) }
-        : { action: 'create', file_path: `src/f${i}.txt`, content: fileContent(i, true) },
+      i < half ? { action: 'update', file_path: `src/f${i}.txt`, content: fileContent(i, true) } : { action: 'create', file_path: `src/f${i}.txt`, content: fileContent(i, true) },
     ),
     { start_branch: 'master' },
   );
@@ -172,12 +211,23 @@ export async function insertMergeRequests(
       for (let k = Math.floor(rand() * 3); k > 0; k--) voters.add(pick(people).id);
       voters.delete(author.id);
       for (const userId of voters) {
-        awards.push({ awardable_type: 'MergeRequest', awardable_id: id, user_id: userId, name: rand() < 0.8 ? 'thumbsup' : 'thumbsdown', created_at: updatedAt, updated_at: updatedAt });
+        awards.push({
+          awardable_type: 'MergeRequest',
+          awardable_id: id,
+          user_id: userId,
+          name: rand() < 0.8 ? 'thumbsup' : 'thumbsdown',
+          created_at: updatedAt,
+          updated_at: updatedAt,
+        });
       }
       counts.awards += voters.size;
     }
     await db.transaction(async (tx) => {
-      for (const [table, rows] of [['merge_requests', mrs], ['label_links', links], ['award_emoji', awards]] as const) {
+      for (const [table, rows] of [
+        ['merge_requests', mrs],
+        ['label_links', links],
+        ['award_emoji', awards],
+      ] as const) {
         for (let i = 0; i < rows.length; i += CHUNK) await tx(table).insert(rows.slice(i, i + CHUNK));
       }
     });

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       const t0 = Date.now();
       const { body: commit } = await api.call('POST', `/projects/${project.id}/repository/commits`, {
-        branch: 'master', commit_message: `run ${run}`,
+        branch: 'master',
+        commit_message: `run ${run}`,
         actions: [{ action: run === 0 ? 'create' : 'update', file_path: '.gitlab-ci.yml', content: ciFile(run) }],
       });
       for (;;) {
@@ -76,9 +77,16 @@ async function main(): Promise<void> {
       const maxId: number = (await db('ci_pipelines').max('id as m').first())!.m ?? 0;
       const stamp = new Date().toISOString();
       const rows = Array.from({ length: PIPELINES }, (_, i) => ({
-        id: maxId + 1 + i, project_id: project.id, ref: i % 3 ? 'master' : `feature-${i % 50}`, sha, tag: false,
-        status: ['success', 'failed', 'canceled', 'pending'][i % 4], source: 'push', user_id: 1,
-        created_at: stamp, updated_at: stamp,
+        id: maxId + 1 + i,
+        project_id: project.id,
+        ref: i % 3 ? 'master' : `feature-${i % 50}`,
+        sha,
+        tag: false,
+        status: ['success', 'failed', 'canceled', 'pending'][i % 4],
+        source: 'push',
+        user_id: 1,
+        created_at: stamp,
+        updated_at: stamp,
       }));
       for (let i = 0; i < rows.length; i += 500) await db('ci_pipelines').insert(rows.slice(i, i + 500));
       await afterBulkInsert(db, ['ci_pipelines']);
@@ -86,7 +94,11 @@ async function main(): Promise<void> {
       await db.destroy();
     }
     const settings = loadSettings(10);
-    const row = await measure(server.url, { endpoint: 'GET /projects/:id/pipelines', who: 'root', token: ROOT_TOKEN, paths: [`/api/v4/projects/${project.id}/pipelines`] }, settings);
+    const row = await measure(
+      server.url,
+      { endpoint: 'GET /projects/:id/pipelines', who: 'root', token: ROOT_TOKEN, paths: [`/api/v4/projects/${project.id}/pipelines`] },
+      settings,
+    );
     out.push(
       '',
       `## Pipeline list at ${PIPELINES + RUNS} pipelines (autocannon, ${settings.connections} connections, ${settings.duration} s)`,

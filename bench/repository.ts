@@ -32,7 +32,9 @@ async function main() {
     const from = firstParents[firstParents.length - 1];
     const blob = gitOut(['rev-parse', 'HEAD:README.md']).toString().trim();
     const commits = gitOut(['rev-list', '--count', 'HEAD']).toString().trim();
-    const count = gitOut(['rev-list', '--count', `${from}..HEAD`]).toString().trim();
+    const count = gitOut(['rev-list', '--count', `${from}..HEAD`])
+      .toString()
+      .trim();
 
     const rows: [string, number, number][] = [];
     const row = async (name: string, ours: () => Promise<unknown>, native: () => unknown, n = runs) => {
@@ -41,13 +43,31 @@ async function main() {
       const g = await timeIt(n, native);
       rows.push([name, w, g]);
     };
-    await row('tree recursive (100/page)', () => get(`/projects/${id}/repository/tree?recursive=true&per_page=100`), () => gitOut(['ls-tree', '-r', '-t', 'HEAD']));
-    await row('raw blob README.md', () => get(`/projects/${id}/repository/blobs/${blob}/raw`), () => gitOut(['cat-file', '-p', blob]));
-    await row('archive tar.gz', () => get(`/projects/${id}/repository/archive.tar.gz?sha=${head}`), () => gitOut(['archive', '--format=tar.gz', 'HEAD']), 3);
-    await row(`compare (${count} commits apart)`, () => get(`/projects/${id}/repository/compare?from=${from}&to=${head}`), () => {
-      gitOut(['log', '--format=%H%n%an%n%ae%n%at%n%B', `${from}..HEAD`]);
-      gitOut(['diff', '-M', `${from}...HEAD`]);
-    }, 3);
+    await row(
+      'tree recursive (100/page)',
+      () => get(`/projects/${id}/repository/tree?recursive=true&per_page=100`),
+      () => gitOut(['ls-tree', '-r', '-t', 'HEAD']),
+    );
+    await row(
+      'raw blob README.md',
+      () => get(`/projects/${id}/repository/blobs/${blob}/raw`),
+      () => gitOut(['cat-file', '-p', blob]),
+    );
+    await row(
+      'archive tar.gz',
+      () => get(`/projects/${id}/repository/archive.tar.gz?sha=${head}`),
+      () => gitOut(['archive', '--format=tar.gz', 'HEAD']),
+      3,
+    );
+    await row(
+      `compare (${count} commits apart)`,
+      () => get(`/projects/${id}/repository/compare?from=${from}&to=${head}`),
+      () => {
+        gitOut(['log', '--format=%H%n%an%n%ae%n%at%n%B', `${from}..HEAD`]);
+        gitOut(['diff', '-M', `${from}...HEAD`]);
+      },
+      3,
+    );
     // Contributors: the first request walks and diffs; later ones hit the cache.
     const t0 = now();
     await get(`/projects/${id}/repository/contributors`);

@@ -72,10 +72,14 @@ export function startUpRows(startups: StartUp[]): string[] {
   const lines: string[] = [];
   for (const st of startups) {
     const ms = median(st.ms);
-    lines.push(`| start-up, empty database → answering, WHARF_WORKERS=${st.workers} (median of ${st.ms.length}: ${st.ms.map((m) => m.toFixed(0)).join(', ')}) | ${ms.toFixed(0)} ms | < 1,000 ms: ${ms < 1000 ? 'met' : '**not met**'} |`);
+    lines.push(
+      `| start-up, empty database → answering, WHARF_WORKERS=${st.workers} (median of ${st.ms.length}: ${st.ms.map((m) => m.toFixed(0)).join(', ')}) | ${ms.toFixed(0)} ms | < 1,000 ms: ${ms < 1000 ? 'met' : '**not met**'} |`,
+    );
     const perProcess = [...st.idleRss].sort((a, b) => a.reduce((x, y) => x + y, 0) - b.reduce((x, y) => x + y, 0))[Math.floor(st.idleRss.length / 2)] ?? [];
     const largest = Math.max(...perProcess);
-    lines.push(`| RSS idle after start, WHARF_WORKERS=${st.workers} (primary first, then workers) | ${perProcess.join(' + ')} MB | < 80 MB a process: ${largest < 80 ? 'met' : '**not met**'} |`);
+    lines.push(
+      `| RSS idle after start, WHARF_WORKERS=${st.workers} (primary first, then workers) | ${perProcess.join(' + ')} MB | < 80 MB a process: ${largest < 80 ? 'met' : '**not met**'} |`,
+    );
   }
   return lines;
 }
@@ -84,7 +88,12 @@ async function main(): Promise<void> {
   const runs = intEnv('BENCH_STARTUP_RUNS', 5);
   const startups = [await startUp('1', runs), await startUp(String(os.cpus().length), runs)];
   console.log(['| memory and start-up | measured | goal |', '|---|---|---|', ...startUpRows(startups)].join('\n'));
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 if (isMain(import.meta.url)) runMain(main);

@@ -58,11 +58,7 @@ export function gitAsync(args: string[], options: GitOptions = {}): Promise<stri
  * Makes a temporary folder named `prefix…`, starts Wharf in this process on it (silent log,
  * the bench root token), runs `body`, then closes the server and removes the folder.
  */
-export async function withInProcessServer(
-  prefix: string,
-  body: (server: RunningServer, dir: string) => Promise<void>,
-  env: Record<string, string> = {},
-): Promise<void> {
+export async function withInProcessServer(prefix: string, body: (server: RunningServer, dir: string) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   try {
     const config = loadConfig({

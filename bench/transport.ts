@@ -36,7 +36,6 @@ function synthesize(dir: string, commits: number): string {
   return repo;
 }
 
-
 /** A key pair made by ssh-keygen, and the environment that makes git use it over SSH. */
 function sshClientEnv(dir: string): { env: NodeJS.ProcessEnv; publicKey: string } {
   const key = path.join(dir, 'bench_key');
@@ -47,60 +46,71 @@ function sshClientEnv(dir: string): { env: NodeJS.ProcessEnv; publicKey: string 
 
 async function main() {
   const sshPort = await freePort();
-  await withInProcessServer('wharf-bench-transport-', async (server, dir) => {
-    const source = process.env.BENCH_REPO ?? synthesize(dir, 3000);
-    const count = gitSync(['--git-dir', source, 'rev-list', '--all', '--count'], { env: ENV }).toString().trim();
-    const root = new Api(server.url);
-    const base = new URL(server.url);
-    const ssh = sshClientEnv(dir);
-    await root.call('POST', '/user/keys', { title: 'bench', key: ssh.publicKey });
-    const gitSsh = (args: string[], cwd?: string) => gitAsync(args, { cwd, env: ssh.env });
-    const newProject = async (name: string): Promise<{ id: number; url: string; ssh: string }> => {
-      const { body } = await root.call<{ id: number; path_with_namespace: string; ssh_url_to_repo: string }>('POST', '/projects', { name, visibility: 'private' });
-      return { id: body.id, url: `${base.origin.replace('//', `//root:${ROOT_TOKEN}@`)}/${body.path_with_namespace}.git`, ssh: body.ssh_url_to_repo };
-    };
-    const refspecs = ['refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'];
-    const projects: { id: number; url: string; ssh: string }[] = [];
-    for (let i = 0; i < 2 * runs; i++) projects.push(await newProject(`push-${i}`));
-    const settle = () => server.jobs.drain();
-    // The three transports take turns within each run, so that a change in the machine's load
-    // falls on all of them alike; each timing waits, untimed, for background statistics.
-    const timed = async (f: () => Promise<unknown>): Promise<number> => {
-      await settle();
-      const t = now();
-      await f();
-      return msSince(t);
-    };
-    const times = { pushNative: [] as number[], pushHttp: [] as number[], pushSsh: [] as number[], cloneNative: [] as number[], cloneHttp: [] as number[], cloneSsh: [] as number[] };
-    for (let i = 0; i < runs; i++) {
-      const target = path.join(dir, `native-${i}.git`);
-      await git(['init', '-q', '--bare', target]);
-      times.pushNative.push(await timed(() => git(['push', '-q', `file://${target}`, ...refspecs], source)));
-      times.pushHttp.push(await timed(() => git(['push', '-q', projects[i].url, ...refspecs], source)));
-      times.pushSsh.push(await timed(() => gitSsh(['push', '-q', projects[runs + i].ssh, ...refspecs], source)));
-    }
-    for (let i = 0; i < runs; i++) {
-      times.cloneNative.push(await timed(() => git(['clone', '-q', '--bare', '--no-local', `file://${source}`, path.join(dir, `cn-${i}`)])));
-      times.cloneHttp.push(await timed(() => git(['clone', '-q', '--bare', projects[0].url, path.join(dir, `cw-${i}`)])));
-      times.cloneSsh.push(await timed(() => gitSsh(['clone', '-q', '--bare', projects[runs].ssh, path.join(dir, `cs-${i}`)])));
-    }
-    const [pushNative, pushWharf, pushSsh, cloneNative, cloneWharf, cloneSsh] = Object.values(times).map(median);
+  await withInProcessServer(
+    'wharf-bench-transport-',
+    async (server, dir) => {
+      const source = process.env.BENCH_REPO ?? synthesize(dir, 3000);
+      const count = gitSync(['--git-dir', source, 'rev-list', '--all', '--count'], { env: ENV }).toString().trim();
+      const root = new Api(server.url);
+      const base = new URL(server.url);
+      const ssh = sshClientEnv(dir);
+      await root.call('POST', '/user/keys', { title: 'bench', key: ssh.publicKey });
+      const gitSsh = (args: string[], cwd?: string) => gitAsync(args, { cwd, env: ssh.env });
+      const newProject = async (name: string): Promise<{ id: number; url: string; ssh: string }> => {
+        const { body } = await root.call<{ id: number; path_with_namespace: string; ssh_url_to_repo: string }>('POST', '/projects', { name, visibility: 'private' });
+        return { id: body.id, url: `${base.origin.replace('//', `//root:${ROOT_TOKEN}@`)}/${body.path_with_namespace}.git`, ssh: body.ssh_url_to_repo };
+      };
+      const refspecs = ['refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'];
+      const projects: { id: number; url: string; ssh: string }[] = [];
+      for (let i = 0; i < 2 * runs; i++) projects.push(await newProject(`push-${i}`));
+      const settle = () => server.jobs.drain();
+      // The three transports take turns within each run, so that a change in the machine's load
+      // falls on all of them alike; each timing waits, untimed, for background statistics.
+      const timed = async (f: () => Promise<unknown>): Promise<number> => {
+        await settle();
+        const t = now();
+        await f();
+        return msSince(t);
+      };
+      const times = {
+        pushNative: [] as number[],
+        pushHttp: [] as number[],
+        pushSsh: [] as number[],
+        cloneNative: [] as number[],
+        cloneHttp: [] as number[],
+        cloneSsh: [] as number[],
+      };
+      for (let i = 0; i < runs; i++) {
+        const target = path.join(dir, `native-${i}.git`);
+        await git(['init', '-q', '--bare', target]);
+        times.pushNative.push(await timed(() => git(['push', '-q', `file://${target}`, ...refspecs], source)));
+        times.pushHttp.push(await timed(() => git(['push', '-q', projects[i].url, ...refspecs], source)));
+        times.pushSsh.push(await timed(() => gitSsh(['push', '-q', projects[runs + i].ssh, ...refspecs], source)));
+      }
+      for (let i = 0; i < runs; i++) {
+        times.cloneNative.push(await timed(() => git(['clone', '-q', '--bare', '--no-local', `file://${source}`, path.join(dir, `cn-${i}`)])));
+        times.cloneHttp.push(await timed(() => git(['clone', '-q', '--bare', projects[0].url, path.join(dir, `cw-${i}`)])));
+        times.cloneSsh.push(await timed(() => gitSsh(['clone', '-q', '--bare', projects[runs].ssh, path.join(dir, `cs-${i}`)])));
+      }
+      const [pushNative, pushWharf, pushSsh, cloneNative, cloneWharf, cloneSsh] = Object.values(times).map(median);
 
-    const ms = (t: number) => `${t.toFixed(0)} ms`;
-    const ratio = (t: number, native: number) => `${(t / native).toFixed(2)}x`;
-    const row = (name: string, http: number, overSsh: number, native: number) =>
-      `| ${name} | ${ms(native)} | ${ms(http)} (${ratio(http, native)}) | ${ms(overSsh)} (${ratio(overSsh, native)}) |`;
-    const table = [
-      `Transport benchmark: ${count} commits, median of ${runs} runs, git ${gitSync(['--version']).toString().trim().replace('git version ', '')}, ${os.cpus().length} CPUs`,
-      '',
-      '| operation | file:// | Wharf smart HTTP (ratio) | Wharf SSH (ratio) |',
-      '|---|---|---|---|',
-      row('git push (all branches and tags, to an empty project)', pushWharf, pushSsh, pushNative),
-      row('git clone --bare', cloneWharf, cloneSsh, cloneNative),
-    ].join('\n');
-    console.log(table);
-    writeResults('transport.md', `${table}\n`);
-  }, { WHARF_SSH_PORT: String(sshPort), WHARF_SSH_HOST: '127.0.0.1' });
+      const ms = (t: number) => `${t.toFixed(0)} ms`;
+      const ratio = (t: number, native: number) => `${(t / native).toFixed(2)}x`;
+      const row = (name: string, http: number, overSsh: number, native: number) =>
+        `| ${name} | ${ms(native)} | ${ms(http)} (${ratio(http, native)}) | ${ms(overSsh)} (${ratio(overSsh, native)}) |`;
+      const table = [
+        `Transport benchmark: ${count} commits, median of ${runs} runs, git ${gitSync(['--version']).toString().trim().replace('git version ', '')}, ${os.cpus().length} CPUs`,
+        '',
+        '| operation | file:// | Wharf smart HTTP (ratio) | Wharf SSH (ratio) |',
+        '|---|---|---|---|',
+        row('git push (all branches and tags, to an empty project)', pushWharf, pushSsh, pushNative),
+        row('git clone --bare', cloneWharf, cloneSsh, cloneNative),
+      ].join('\n');
+      console.log(table);
+      writeResults('transport.md', `${table}\n`);
+    },
+    { WHARF_SSH_PORT: String(sshPort), WHARF_SSH_HOST: '127.0.0.1' },
+  );
 }
 
 runMain(main);

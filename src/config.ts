@@ -74,7 +74,10 @@ export interface RunnerLimits {
 
 /** A comma-separated list of IPv4/IPv6 addresses and CIDR ranges; throws on a bad entry. */
 function cidrListFrom(value: string | undefined, fallback: string, name: string): string[] {
-  const entries = (value === undefined || value.trim() === '' ? fallback : value).split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (value === undefined || value.trim() === '' ? fallback : value)
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address, prefix, ...rest] = entry.split('/');
     const family = net.isIP(address);

@@ -24,7 +24,11 @@ function progressBar(): CopyProgress & { stop(): void } {
   let started = false;
   return {
     start(tables) {
-      bar.start(tables.reduce((n, t) => n + t.rows, 0), 0, { table: '' });
+      bar.start(
+        tables.reduce((n, t) => n + t.rows, 0),
+        0,
+        { table: '' },
+      );
       started = true;
     },
     copied(table, rows) {
@@ -40,7 +44,9 @@ async function main(): Promise<number> {
   let from: string | undefined;
   let to: string | undefined;
   try {
-    ({ values: { from, to } } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true }));
+    ({
+      values: { from, to },
+    } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true }));
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;

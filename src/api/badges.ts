@@ -84,7 +84,7 @@ function sourceRoutes(type: 'group' | 'project'): Route[] {
       path: base,
       auth: 'anonymous',
       load: type,
-      summary: `List a ${type}'s badges${type === 'project' ? ' (its own and its groups\')' : ''}`,
+      summary: `List a ${type}'s badges${type === 'project' ? " (its own and its groups')" : ''}`,
       response: { ...BADGE, list: true },
       handler: async (req) => {
         const source = sourceOf(req);

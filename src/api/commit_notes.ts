@@ -36,7 +36,10 @@ async function commitTarget(deps: Deps, loaded: LoadedProject, sha: string): Pro
 }
 
 async function present(deps: Deps, notes: NoteRow[]) {
-  const users = await usersById(deps.db, notes.map((n) => n.author_id));
+  const users = await usersById(
+    deps.db,
+    notes.map((n) => n.author_id),
+  );
   return notes.map((n) => commitNoteEntity(n, users, deps.urls));
 }
 

@@ -20,7 +20,10 @@ import { route, type Route } from './core/route.js';
 const paramIsTrue = (v: string | undefined) => v !== undefined && /^(true|t|yes|y|1|on)$/i.test(v);
 
 async function presentStatuses(deps: Deps, rows: StatusWithSha[]) {
-  const users = await usersById(deps.db, rows.map((r) => r.user_id));
+  const users = await usersById(
+    deps.db,
+    rows.map((r) => r.user_id),
+  );
   return rows.map((r) => commitStatusEntity(r, users.get(r.user_id ?? -1), deps.urls));
 }
 

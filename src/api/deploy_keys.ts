@@ -46,8 +46,7 @@ export const deployKeyRoutes: Route[] = [
     ability: 'admin_project',
     summary: "A project's deploy keys with can_push",
     response: { ...KEY, list: true },
-    handler: async ({ ctx, deps, project }) =>
-      (await paginate<DeployKeyInProject>(ctx, deps.db, projectDeployKeysQuery(deps.db, project.id))).map(present),
+    handler: async ({ ctx, deps, project }) => (await paginate<DeployKeyInProject>(ctx, deps.db, projectDeployKeysQuery(deps.db, project.id))).map(present),
   }),
 
   route({

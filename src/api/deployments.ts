@@ -20,7 +20,10 @@ import { route, type Route } from './core/route.js';
 
 async function presentDeployments(deps: Deps, project: ProjectWithNamespace, rows: DeploymentRow[]) {
   const { environments, builds } = await deploymentEmbeds(deps.db, rows);
-  const users = await usersById(deps.db, rows.map((d) => d.user_id));
+  const users = await usersById(
+    deps.db,
+    rows.map((d) => d.user_id),
+  );
   const buildList: BuildRow[] = [...builds.values()];
   const jobs = await presentJobs(deps, project, buildList);
   const jobById = new Map(buildList.map((b, i) => [b.id, jobs[i]]));
@@ -41,7 +44,13 @@ export const deploymentRoutes: Route[] = [
     auth: 'user',
     load: 'project',
     ability: 'read_deployment',
-    params: { order_by: p.string().values(DEPLOYMENT_ORDERS).default('id'), sort: p.string().values(['asc', 'desc'] as const).default('asc') },
+    params: {
+      order_by: p.string().values(DEPLOYMENT_ORDERS).default('id'),
+      sort: p
+        .string()
+        .values(['asc', 'desc'] as const)
+        .default('asc'),
+    },
     summary: 'Get all deployments of the project',
     response: { schema: 'Deployment', list: true },
     handler: async ({ ctx, deps, project, params }) => {

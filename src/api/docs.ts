@@ -78,7 +78,8 @@ export function docsRoutes(families: () => readonly RouteFamily[]): Route[] {
       response: { schema: 'object' },
       handler: ({ deps }) => {
         const dir = deps.config.schemasDir;
-        if (cached?.dir !== dir && !fs.existsSync(dir)) deps.log.warn({ dir }, "GitLab's response schemas not found (WHARF_SCHEMAS): openapi.json describes those bodies in words only");
+        if (cached?.dir !== dir && !fs.existsSync(dir))
+          deps.log.warn({ dir }, "GitLab's response schemas not found (WHARF_SCHEMAS): openapi.json describes those bodies in words only");
         return documentFor(dir);
       },
     }),

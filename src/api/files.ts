@@ -42,7 +42,12 @@ const withContent = {
 type WriteValues = { branch: string; commit_message: string; start_branch?: string; author_email?: string; author_name?: string };
 
 /** Commits one file action on `v.branch`; the answer of the three file write routes. */
-async function writeFile(deps: Deps, loaded: LoadedProject, v: WriteValues, action: Extract<FileAction, { action: 'create' | 'update' | 'delete' }>): Promise<{ file_path: string; branch: string }> {
+async function writeFile(
+  deps: Deps,
+  loaded: LoadedProject,
+  v: WriteValues,
+  action: Extract<FileAction, { action: 'create' | 'update' | 'delete' }>,
+): Promise<{ file_path: string; branch: string }> {
   await commitFiles(deps, loaded, {
     branch: v.branch,
     startBranch: v.start_branch,
@@ -107,8 +112,7 @@ export const fileRoutes: Route[] = [
     path: FILE_ROUTE,
     params: withContent,
     summary: 'Create a file in a commit on a branch',
-    handler: async ({ deps, loaded, path, params: v }) =>
-      writeFile(deps, loaded, v, { action: 'create', filePath: path.file_path, content: fileContent(v.content, v.encoding) }),
+    handler: async ({ deps, loaded, path, params: v }) => writeFile(deps, loaded, v, { action: 'create', filePath: path.file_path, content: fileContent(v.content, v.encoding) }),
   }),
 
   route({

@@ -8,7 +8,10 @@ import { groupCustomAttributes } from '../finders/custom_attributes.js';
 
 /** Adds `custom_attributes` to each rendered group (before `statistics`, in GitLab's key order). */
 export async function withCustomAttributes(db: Conn, groups: NamespaceRow[], rendered: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-  const attributes = await groupCustomAttributes(db, groups.map((g) => g.id));
+  const attributes = await groupCustomAttributes(
+    db,
+    groups.map((g) => g.id),
+  );
   return rendered.map((r, i) => {
     const { statistics, ...rest } = r;
     return { ...rest, custom_attributes: attributes.get(groups[i].id) ?? [], ...(statistics ? { statistics } : {}) };

@@ -65,17 +65,20 @@ async function listGroups(ctx: Koa.Context, deps: Deps, user: UserRow | null, v:
   if (customAttributes) whereGroupCustomAttributes(deps.db, query, v.custom_attributes ?? {});
   const groups = await paginate<NamespaceRow>(ctx, deps.db, query);
   // 10.8 shows statistics to admins only (`current_user.admin?`).
-  const stats = v.statistics && admin ? await groupStatistics(deps.db, groups.map((g) => g.id)) : undefined;
+  const stats =
+    v.statistics && admin
+      ? await groupStatistics(
+          deps.db,
+          groups.map((g) => g.id),
+        )
+      : undefined;
   const rendered = groupEntities(deps.urls, groups, stats);
   return customAttributes && v.with_custom_attributes ? withCustomAttributes(deps.db, groups, rendered) : rendered;
 }
 
 async function groupDetail(deps: Deps, user: UserRow | null, group: NamespaceRow, customAttributes = false) {
   const { own, shared } = await groupDetailProjects(deps.db, user, group);
-  const [projects, sharedProjects] = await Promise.all([
-    presentProjects(deps, user, own, { view: 'project' }),
-    presentProjects(deps, user, shared, { view: 'project' }),
-  ]);
+  const [projects, sharedProjects] = await Promise.all([presentProjects(deps, user, own, { view: 'project' }), presentProjects(deps, user, shared, { view: 'project' })]);
   const detail = groupDetailEntity(deps.urls, group, projects, sharedProjects);
   if (!customAttributes) return detail;
   const [withAttributes] = await withCustomAttributes(deps.db, [group], [detail]);

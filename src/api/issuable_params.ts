@@ -12,7 +12,10 @@ import type { SharedFilters } from '../finders/issuable_filters.js';
 export const nameList = () =>
   new Param<string[]>((raw) => {
     const list = Array.isArray(raw) ? raw : [raw];
-    return list.flatMap((v) => coerceString(v).split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    return list
+      .flatMap((v) => coerceString(v).split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
   });
 
 /**

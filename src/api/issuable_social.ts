@@ -121,8 +121,7 @@ function timeTrackingRoutes(kind: NoteableKind): Route[] {
       status: 200,
       summary: `Reset the time estimate of ${what}`,
       response: TIME_STATS,
-      handler: async ({ deps, user, loaded, params }) =>
-        setTimeEstimate(deps.db, targetOf(await updatable(deps, loaded, kind, iidOf(params))), user, 0),
+      handler: async ({ deps, user, loaded, params }) => setTimeEstimate(deps.db, targetOf(await updatable(deps, loaded, kind, iidOf(params))), user, 0),
     }),
 
     route({
@@ -152,8 +151,7 @@ function timeTrackingRoutes(kind: NoteableKind): Route[] {
       status: 200,
       summary: `Reset the time spent on ${what}`,
       response: TIME_STATS,
-      handler: async ({ deps, user, loaded, params }) =>
-        (await spendTime(deps.db, targetOf(await updatable(deps, loaded, kind, iidOf(params))), user, 'reset')).stats,
+      handler: async ({ deps, user, loaded, params }) => (await spendTime(deps.db, targetOf(await updatable(deps, loaded, kind, iidOf(params))), user, 'reset')).stats,
     }),
 
     route({
@@ -173,8 +171,4 @@ function timeTrackingRoutes(kind: NoteableKind): Route[] {
   ];
 }
 
-export const issuableSocialRoutes: Route[] = NOTEABLE_KINDS.flatMap((kind) => [
-  subscriptionRoute(kind, true),
-  subscriptionRoute(kind, false),
-  ...timeTrackingRoutes(kind),
-]);
+export const issuableSocialRoutes: Route[] = NOTEABLE_KINDS.flatMap((kind) => [subscriptionRoute(kind, true), subscriptionRoute(kind, false), ...timeTrackingRoutes(kind)]);

@@ -62,7 +62,10 @@ export const issueExtraRoutes: Route[] = [
       const { default_branch: defaultBranch } = loaded.project;
       const candidates = defaultBranch ? await openOrMergedInto(deps.db, loaded.project.id, defaultBranch) : [];
       const readable = candidates.filter((mr) => can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request'));
-      const authors = await usersById(deps.db, readable.map((mr) => mr.author_id));
+      const authors = await usersById(
+        deps.db,
+        readable.map((mr) => mr.author_id),
+      );
       const closing: MergeRequestRow[] = [];
       for (const mr of readable) {
         const author = mr.author_id === null ? null : (authors.get(mr.author_id) ?? null);

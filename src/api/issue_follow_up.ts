@@ -42,7 +42,10 @@ async function item(deps: Deps, loaded: LoadedProject, mr: MergeRequestRow, d: D
   const others = d.notes.length - 1;
   let info = `- [ ] @${author?.username ?? 'ghost'} ${action} a [discussion](${url}): `;
   if (others > 0) info += ` (+${others} ${plural(others, 'comment')})`;
-  const quote = note.body.split(/(?<=\n)/).map((line) => `    > ${line}`).join('');
+  const quote = note.body
+    .split(/(?<=\n)/)
+    .map((line) => `    > ${line}`)
+    .join('');
   return [info, quote].join('\n\n');
 }
 

@@ -19,8 +19,14 @@ const idList = () =>
   });
 
 export const ISSUE_LIST_PARAMS = {
-  state: p.string().values(ISSUE_STATES as unknown as string[]).default('all'),
-  order_by: p.string().values(ISSUE_ORDERS as unknown as string[]).default('created_at'),
+  state: p
+    .string()
+    .values(ISSUE_STATES as unknown as string[])
+    .default('all'),
+  order_by: p
+    .string()
+    .values(ISSUE_ORDERS as unknown as string[])
+    .default('created_at'),
   iids: p.array(p.integer()),
   scope: p.string().values(scopeValues(ISSUE_SCOPES)),
   ...SHARED_LIST_PARAMS,

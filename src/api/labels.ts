@@ -12,7 +12,18 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Conn } from '../store/db.js';
 import type { UserRow } from '../store/rows.js';
 import { labelEntity, type LabelEntity } from '../entities/label.js';
-import { createLabel, deleteLabel, findLabelByIdOrTitle, findLabelByTitle, labelCounts, labelsQuery, setLabelSubscription, subscribedLabelIds, updateLabel, type LabelViewer } from '../services/labels/labels.js';
+import {
+  createLabel,
+  deleteLabel,
+  findLabelByIdOrTitle,
+  findLabelByTitle,
+  labelCounts,
+  labelsQuery,
+  setLabelSubscription,
+  subscribedLabelIds,
+  updateLabel,
+  type LabelViewer,
+} from '../services/labels/labels.js';
 import type { LabelRow } from '../store/issuable_rows.js';
 
 /** Grape's `Integer, allow_blank: true`: an empty value (or null) means "no priority". */
@@ -61,7 +72,8 @@ export const labelRoutes: Route[] = [
     ability: 'read_label',
     summary: "List a project's labels",
     response: { ...LABEL, list: true },
-    handler: async ({ ctx, deps, user, project, access }) => presentLabels(deps.db, { user, project, access }, await paginate<LabelRow>(ctx, deps.db, labelsQuery(deps.db, project.id))),
+    handler: async ({ ctx, deps, user, project, access }) =>
+      presentLabels(deps.db, { user, project, access }, await paginate<LabelRow>(ctx, deps.db, labelsQuery(deps.db, project.id))),
   }),
 
   route({

@@ -74,8 +74,7 @@ export const mergeRequestActionRoutes: Route[] = [
     load: 'project',
     summary: 'Cancel merge when pipeline succeeds',
     response: MERGE_REQUEST,
-    handler: async ({ deps, user, loaded, path }) =>
-      cancelMergeWhenPipelineSucceeds(deps, loaded, await mergeRequestOr404(deps, loaded, path.merge_request_iid), user),
+    handler: async ({ deps, user, loaded, path }) => cancelMergeWhenPipelineSucceeds(deps, loaded, await mergeRequestOr404(deps, loaded, path.merge_request_iid), user),
   }),
 
   // find_merge_request_with_access: read_merge_request, else 403.

@@ -16,8 +16,14 @@ import type { MergeRequestInput } from '../services/merge_requests/merge_request
 
 export const MR_LIST_PARAMS = {
   // A bare `?state` lists everything, as GitLab's finder did with a blank state.
-  state: p.string().values([...MR_STATES, '']).default('all'),
-  order_by: p.string().values(MR_ORDERS as unknown as string[]).default('created_at'),
+  state: p
+    .string()
+    .values([...MR_STATES, ''])
+    .default('all'),
+  order_by: p
+    .string()
+    .values(MR_ORDERS as unknown as string[])
+    .default('created_at'),
   view: p.string().values(['simple']),
   scope: p.string().values(scopeValues(MR_SCOPES)),
   source_branch: p.string(),
@@ -39,7 +45,17 @@ export const MR_OPTIONAL_PARAMS = {
 } satisfies Schema;
 
 /** API::MergeRequests.update_params_at_least_one_of, in GitLab's order. */
-export const MR_UPDATE_AT_LEAST_ONE = ['assignee_id', 'description', 'labels', 'milestone_id', 'remove_source_branch', 'state_event', 'target_branch', 'title', 'discussion_locked'];
+export const MR_UPDATE_AT_LEAST_ONE = [
+  'assignee_id',
+  'description',
+  'labels',
+  'milestone_id',
+  'remove_source_branch',
+  'state_event',
+  'target_branch',
+  'title',
+  'discussion_locked',
+];
 
 /** Later GitLab's names that also make an update (10.8's message is kept when none is given). */
 export const MR_UPDATE_LATER = ['assignee_ids', 'add_labels', 'remove_labels'];

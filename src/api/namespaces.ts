@@ -31,8 +31,7 @@ export const namespaceRoutes: Route[] = [
     params: { search: p.anyString(), page: p.integer(), per_page: p.integer() },
     summary: "List the user's namespaces (every namespace for admins)",
     response: { ...NAMESPACE, list: true },
-    handler: async ({ ctx, deps, user, params: v }) =>
-      present(deps, user, await paginate<NamespaceRow>(ctx, deps.db, namespacesQuery(deps.db, user, v.search))),
+    handler: async ({ ctx, deps, user, params: v }) => present(deps, user, await paginate<NamespaceRow>(ctx, deps.db, namespacesQuery(deps.db, user, v.search))),
   }),
 
   route({

@@ -181,4 +181,3 @@ export async function readableNoteable(deps: Deps, loaded: LoadedProject, kind: 
   }
   return noteable;
 }
-

@@ -63,7 +63,10 @@ function routesOf(kind: NotedKind): Route[] {
       load: 'project',
       params: {
         ...noteableId,
-        order_by: p.string().values(NOTE_ORDERS as unknown as string[]).default('created_at'),
+        order_by: p
+          .string()
+          .values(NOTE_ORDERS as unknown as string[])
+          .default('created_at'),
         sort: p.string().values(['asc', 'desc']).default('desc'),
       },
       summary: `List the notes of ${what}`,

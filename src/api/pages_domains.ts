@@ -90,7 +90,7 @@ export const pagesDomainRoutes: Route[] = [
     load: 'project',
     params: { ...domainParam, certificate: pem(), key: pem() },
     rules: { allOrNoneOf: ['certificate', 'key'] },
-    summary: 'Add a custom domain to a project\'s Pages',
+    summary: "Add a custom domain to a project's Pages",
     response: DOMAIN,
     handler: async ({ deps, project, authorize, params: v }) => {
       requirePages(deps, project);

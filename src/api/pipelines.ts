@@ -31,7 +31,10 @@ async function presentPipeline(deps: Deps, row: PipelineRow) {
 }
 
 export async function presentJobs(deps: Deps, project: ProjectWithNamespace, builds: BuildRow[]) {
-  const users = await usersById(deps.db, builds.map((b) => b.user_id));
+  const users = await usersById(
+    deps.db,
+    builds.map((b) => b.user_id),
+  );
   const pipelineIds = [...new Set(builds.map((b) => b.pipeline_id))];
   const pipelines = await pipelinesById(deps.db, pipelineIds);
   const byId = new Map(pipelines.map((x) => [x.id, x]));
@@ -54,9 +57,15 @@ export const pipelineRoutes: Route[] = [
     load: 'project',
     ability: 'read_pipeline',
     params: {
-      scope: p.string().values(PIPELINE_SCOPES), status: p.string().values(CI_STATUSES), ref: p.string(), sha: p.string(),
-      yaml_errors: p.boolean(), name: p.string(), username: p.string(),
-      order_by: p.string().values(PIPELINE_ORDERS), sort: p.string().values(['asc', 'desc']),
+      scope: p.string().values(PIPELINE_SCOPES),
+      status: p.string().values(CI_STATUSES),
+      ref: p.string(),
+      sha: p.string(),
+      yaml_errors: p.boolean(),
+      name: p.string(),
+      username: p.string(),
+      order_by: p.string().values(PIPELINE_ORDERS),
+      sort: p.string().values(['asc', 'desc']),
     },
     summary: 'Get all Pipelines of the project',
     handler: async ({ ctx, deps, project, params }) => {

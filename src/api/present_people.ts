@@ -12,18 +12,27 @@ import { memberEntity } from '../entities/member.js';
 
 /** Notes of one noteable, with their authors (and resolvers) loaded in one query. */
 export async function presentNotes(db: Conn, urls: Urls, notes: NoteRow[], noteableIid: number | null) {
-  const users = await usersById(db, notes.flatMap((n) => [n.author_id, n.resolved_by_id ?? null]));
+  const users = await usersById(
+    db,
+    notes.flatMap((n) => [n.author_id, n.resolved_by_id ?? null]),
+  );
   return notes.map((n) => noteEntity(n, noteableIid, users, urls));
 }
 
 export async function presentAwards(db: Conn, urls: Urls, awards: AwardRow[]) {
-  const users = await usersById(db, awards.map((a) => a.user_id));
+  const users = await usersById(
+    db,
+    awards.map((a) => a.user_id),
+  );
   return awards.map((a) => awardEmojiEntity(a, users, urls));
 }
 
 /** Members in order; a membership whose user is gone is left out. */
 export async function presentMembers(deps: Deps, members: MemberRow[], db: Conn = deps.db) {
-  const users = await usersById(db, members.map((m) => m.user_id));
+  const users = await usersById(
+    db,
+    members.map((m) => m.user_id),
+  );
   return members.filter((m) => users.has(m.user_id)).map((m) => memberEntity(deps.urls, m, users.get(m.user_id)!));
 }
 

@@ -28,7 +28,14 @@ export async function presentTodos(deps: Deps, user: UserRow, todos: TodoRow[]):
     db,
     user,
     'Issue',
-    issues.map((i) => ({ type: 'Issue' as const, id: i.id, authorId: i.author_id, assigneeIds: issueExtras.assignees.get(i.id) ?? [], title: i.title, description: i.description })),
+    issues.map((i) => ({
+      type: 'Issue' as const,
+      id: i.id,
+      authorId: i.author_id,
+      assigneeIds: issueExtras.assignees.get(i.id) ?? [],
+      title: i.title,
+      description: i.description,
+    })),
   );
   const targets = new Map<string, { iid: number; title: string; json: unknown }>();
   for (const issue of issues) {

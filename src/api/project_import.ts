@@ -13,7 +13,16 @@ import { scheduleImport } from '../services/import_export/project_import.js';
 import { projectImportStatus } from '../entities/project_export.js';
 import { route, type Route } from './core/route.js';
 
-const OVERRIDABLE = new Set(['description', 'visibility', 'issues_enabled', 'merge_requests_enabled', 'wiki_enabled', 'snippets_enabled', 'jobs_enabled', 'request_access_enabled']);
+const OVERRIDABLE = new Set([
+  'description',
+  'visibility',
+  'issues_enabled',
+  'merge_requests_enabled',
+  'wiki_enabled',
+  'snippets_enabled',
+  'jobs_enabled',
+  'request_access_enabled',
+]);
 
 function overridesOf(raw: Record<string, string> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};

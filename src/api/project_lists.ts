@@ -107,7 +107,6 @@ export const projectListRoutes: Route[] = [
     params: groupListSchema,
     summary: "List a group's projects (with_shared, include_subgroups)",
     response: PROJECT_LIST,
-    handler: ({ ctx, deps, user, group, params }) =>
-      projectList(ctx, deps, user, params, { group, onlyOwned: !params.with_shared, includeSubgroups: params.include_subgroups }),
+    handler: ({ ctx, deps, user, group, params }) => projectList(ctx, deps, user, params, { group, onlyOwned: !params.with_shared, includeSubgroups: params.include_subgroups }),
   }),
 ];

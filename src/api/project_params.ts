@@ -42,11 +42,29 @@ export function toSettings(values: SettingsInput): ProjectSettings {
 
 /** The update route needs at least one of these (GitLab's list, plus `public_jobs`). */
 export const UPDATE_ATTRIBUTES = [
-  'jobs_enabled', 'resolve_outdated_diff_discussions', 'ci_config_path', 'container_registry_enabled',
-  'default_branch', 'description', 'issues_enabled', 'lfs_enabled', 'merge_requests_enabled', 'merge_method',
-  'name', 'only_allow_merge_if_all_discussions_are_resolved', 'only_allow_merge_if_pipeline_succeeds', 'path',
-  'printing_merge_request_link_enabled', 'public_builds', 'request_access_enabled', 'shared_runners_enabled',
-  'snippets_enabled', 'tag_list', 'visibility', 'wiki_enabled', 'public_jobs',
+  'jobs_enabled',
+  'resolve_outdated_diff_discussions',
+  'ci_config_path',
+  'container_registry_enabled',
+  'default_branch',
+  'description',
+  'issues_enabled',
+  'lfs_enabled',
+  'merge_requests_enabled',
+  'merge_method',
+  'name',
+  'only_allow_merge_if_all_discussions_are_resolved',
+  'only_allow_merge_if_pipeline_succeeds',
+  'path',
+  'printing_merge_request_link_enabled',
+  'public_builds',
+  'request_access_enabled',
+  'shared_runners_enabled',
+  'snippets_enabled',
+  'tag_list',
+  'visibility',
+  'wiki_enabled',
+  'public_jobs',
 ];
 
 export const listSchema = {

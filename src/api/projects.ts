@@ -115,10 +115,15 @@ export const projectRoutes: Route[] = [
       if (v.name !== undefined && v.name !== '') authorize('rename_project');
       if (v.visibility !== undefined) authorize('change_visibility_level');
       const avatar = await avatarOf(v);
-      const updated = await updateProject(deps, project, {
-        ...toSettings(v),
-        ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), default_branch: v.default_branch }),
-      }, user);
+      const updated = await updateProject(
+        deps,
+        project,
+        {
+          ...toSettings(v),
+          ...given({ name: blankIfNull(v.name), path: blankIfNull(v.path), default_branch: v.default_branch }),
+        },
+        user,
+      );
       return presentProject(deps, user, await attachAvatar(deps, 'project', updated, avatar), { view: 'project', canAdmin: true });
     },
   }),

@@ -61,8 +61,7 @@ export const projectSnippetRoutes: Route[] = [
     load: 'project',
     summary: "List a project's snippets",
     response: { ...SNIPPET, list: true },
-    handler: async ({ ctx, deps, loaded }) =>
-      present(deps, await paginate<SnippetRow>(ctx, deps.db, projectSnippetsQuery(deps.db, loaded.user, loaded.project, loaded.access))),
+    handler: async ({ ctx, deps, loaded }) => present(deps, await paginate<SnippetRow>(ctx, deps.db, projectSnippetsQuery(deps.db, loaded.user, loaded.project, loaded.access))),
   }),
 
   route({
@@ -169,7 +168,7 @@ export const projectSnippetRoutes: Route[] = [
     path: '/projects/:id/snippets/:snippet_id/user_agent_detail',
     auth: 'admin',
     params: snippetId,
-    summary: "Where a project snippet was created from (admins): user agent, IP address, spam report",
+    summary: 'Where a project snippet was created from (admins): user agent, IP address, spam report',
     response: { schema: 'UserAgentDetail' },
     handler: async ({ deps, path, params }) => {
       // GitLab looks the snippet up by the project's id alone, without the project's visibility (admins see all).

@@ -31,7 +31,11 @@ async function tagCommit(reader: RepoReader, tag: TagRef) {
 
 /** Tag entities with their commits and releases (the releases in one query). */
 async function present(deps: Deps, project: ProjectWithNamespace, reader: RepoReader, tags: TagRef[]) {
-  const releases = await releasesByTag(deps.db, project.id, tags.map((t) => t.name));
+  const releases = await releasesByTag(
+    deps.db,
+    project.id,
+    tags.map((t) => t.name),
+  );
   return Promise.all(tags.map(async (t) => tagEntity(t, await tagCommit(reader, t), releases.get(t.name) ?? null)));
 }
 

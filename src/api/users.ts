@@ -183,8 +183,17 @@ function identityOf(v: { provider?: string | null; extern_uid?: string | null })
 
 /** The optional profile attributes a request gave (the external identity: identityOf). */
 function profile(v: {
-  skype?: string; linkedin?: string; twitter?: string; website_url?: string; organization?: string | null; projects_limit?: number;
-  bio?: string | null; location?: string | null; admin?: boolean; can_create_group?: boolean; external?: boolean;
+  skype?: string;
+  linkedin?: string;
+  twitter?: string;
+  website_url?: string;
+  organization?: string | null;
+  projects_limit?: number;
+  bio?: string | null;
+  location?: string | null;
+  admin?: boolean;
+  can_create_group?: boolean;
+  external?: boolean;
 }) {
   return given({
     skype: v.skype,

@@ -79,10 +79,7 @@ export interface CommitStats {
 }
 
 /** CommitDetail: Commit + stats, the latest pipeline's status, last_pipeline, project_id. */
-export function commitDetail(
-  commit: CommitInfo,
-  extra: { stats?: CommitStats; status: string | null; lastPipeline: unknown; projectId: number },
-) {
+export function commitDetail(commit: CommitInfo, extra: { stats?: CommitStats; status: string | null; lastPipeline: unknown; projectId: number }) {
   return {
     ...commitBasic(commit),
     ...(extra.stats ? { stats: extra.stats } : {}),

@@ -3,7 +3,6 @@
 import type { WebHookRow } from '../store/hook_rows.js';
 import { flag } from '../store/rows.js';
 
-
 export function hookEntity(h: WebHookRow) {
   return {
     id: h.id,

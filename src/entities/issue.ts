@@ -23,7 +23,10 @@ function presentUser(extras: IssueExtras, u: UserRow, urls: Urls) {
 export function issueBasic(row: IssueRow, extras: IssueExtras, urls: Urls) {
   const user = (id: number | null) => (id === null ? undefined : extras.users.get(id));
   const basic = (u: UserRow) => presentUser(extras, u, urls);
-  const assignees = (extras.assignees.get(row.id) ?? []).map(user).filter((u): u is UserRow => !!u).map(basic);
+  const assignees = (extras.assignees.get(row.id) ?? [])
+    .map(user)
+    .filter((u): u is UserRow => !!u)
+    .map(basic);
   const author = user(row.author_id);
   const closer = user(row.closed_by_id);
   const milestone = row.milestone_id === null ? undefined : extras.milestones.get(row.milestone_id);

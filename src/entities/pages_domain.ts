@@ -27,9 +27,7 @@ export function pagesDomainEntity(d: PagesDomainRow, cert: CertificateView | nul
     domain: d.domain,
     url,
     ...rest,
-    ...(d.certificate && cert
-      ? { certificate: { subject: cert.subject, expired: cert.expired, certificate: d.certificate, certificate_text: d.certificate_text ?? '' } }
-      : {}),
+    ...(d.certificate && cert ? { certificate: { subject: cert.subject, expired: cert.expired, certificate: d.certificate, certificate_text: d.certificate_text ?? '' } } : {}),
   };
 }
 

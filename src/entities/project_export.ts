@@ -10,9 +10,7 @@ export function projectExportStatus(urls: Urls, p: ProjectWithNamespace, status:
   return {
     ...identity,
     export_status: status,
-    ...(status === 'finished'
-      ? { _links: { api_url: urls.apiProject(p.id, '/export/download'), web_url: `${urls.web(identity.path_with_namespace)}/download_export` } }
-      : {}),
+    ...(status === 'finished' ? { _links: { api_url: urls.apiProject(p.id, '/export/download'), web_url: `${urls.web(identity.path_with_namespace)}/download_export` } } : {}),
   };
 }
 

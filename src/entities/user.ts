@@ -92,19 +92,15 @@ export type UserView = 'basic' | 'user' | 'public' | 'admin';
  * A user in one view. `personalProjects` (public and admin views) and `customAttributes`
  * (when an admin asked for them) are loaded beforehand (finders/users.ts).
  */
-export function userInView(
-  u: UserRow,
-  urls: Urls,
-  view: UserView,
-  personalProjects = 0,
-  customAttributes?: { key: string; value: string }[],
-  identities: IdentityView[] = [],
-) {
+export function userInView(u: UserRow, urls: Urls, view: UserView, personalProjects = 0, customAttributes?: { key: string; value: string }[], identities: IdentityView[] = []) {
   const body =
-    view === 'admin' ? userWithAdmin(u, urls, personalProjects, identities)
-    : view === 'public' ? userPublic(u, urls, personalProjects, identities)
-    : view === 'user' ? userEntity(u, urls)
-    : userBasic(u, urls);
+    view === 'admin'
+      ? userWithAdmin(u, urls, personalProjects, identities)
+      : view === 'public'
+        ? userPublic(u, urls, personalProjects, identities)
+        : view === 'user'
+          ? userEntity(u, urls)
+          : userBasic(u, urls);
   return customAttributes ? { ...body, custom_attributes: customAttributes } : body;
 }
 

@@ -16,7 +16,10 @@ export async function variablesForJob(db: Conn, project: { id: number; namespace
   const groupRows: VariableRow[] = await db('ci_group_variables as v')
     .join('namespace_ancestors as a', 'a.ancestor_id', 'v.group_id')
     .where('a.namespace_id', project.namespace_id)
-    .orderBy([{ column: 'a.depth', order: 'desc' }, { column: 'v.id', order: 'asc' }])
+    .orderBy([
+      { column: 'a.depth', order: 'desc' },
+      { column: 'v.id', order: 'asc' },
+    ])
     .select('v.id', 'v.key', 'v.value', 'v.protected');
   const projectRows: VariableRow[] = await db('ci_variables').where({ project_id: project.id }).orderBy('id').select('id', 'key', 'value', 'protected');
   const byKey = new Map<string, string>();

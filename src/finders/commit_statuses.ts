@@ -36,10 +36,7 @@ export function commitStatusesQuery(db: Conn, projectId: number, sha: string, f:
 
 /** One status with its pipeline's sha. */
 export async function findStatusWithSha(db: Conn, id: number): Promise<(BuildRow & { pipeline_sha: string }) | undefined> {
-  return db('ci_builds')
-    .join('ci_pipelines', 'ci_pipelines.id', 'ci_builds.pipeline_id')
-    .where('ci_builds.id', id)
-    .first('ci_builds.*', 'ci_pipelines.sha as pipeline_sha');
+  return db('ci_builds').join('ci_pipelines', 'ci_pipelines.id', 'ci_builds.pipeline_id').where('ci_builds.id', id).first('ci_builds.*', 'ci_pipelines.sha as pipeline_sha');
 }
 
 /** The project's newest pipeline at commit `sha` (its status is the commit's), or null. */

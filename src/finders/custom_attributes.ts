@@ -24,12 +24,7 @@ export async function findCustomAttribute(db: Conn, type: CustomAttributeSubject
 /** Restricts a query on `namespaces` to the groups holding every given pair. */
 export function whereGroupCustomAttributes(db: Conn, query: Knex.QueryBuilder, filters: Record<string, string>): void {
   for (const [key, value] of Object.entries(filters)) {
-    query.whereExists(
-      db('custom_attributes')
-        .select(db.raw('1'))
-        .where({ subject_type: 'group', key, value })
-        .whereRaw('custom_attributes.subject_id = namespaces.id'),
-    );
+    query.whereExists(db('custom_attributes').select(db.raw('1')).where({ subject_type: 'group', key, value }).whereRaw('custom_attributes.subject_id = namespaces.id'));
   }
 }
 
@@ -37,10 +32,7 @@ export function whereGroupCustomAttributes(db: Conn, query: Knex.QueryBuilder, f
 export async function groupCustomAttributes(db: Conn, groupIds: number[]): Promise<Map<number, CustomAttribute[]>> {
   const out = new Map<number, CustomAttribute[]>(groupIds.map((id) => [id, []]));
   if (!groupIds.length) return out;
-  const rows: ({ subject_id: number } & CustomAttribute)[] = await db('custom_attributes')
-    .where({ subject_type: 'group' })
-    .whereIn('subject_id', groupIds)
-    .orderBy('key');
+  const rows: ({ subject_id: number } & CustomAttribute)[] = await db('custom_attributes').where({ subject_type: 'group' }).whereIn('subject_id', groupIds).orderBy('key');
   for (const r of rows) out.get(r.subject_id)?.push({ key: r.key, value: r.value });
   return out;
 }

@@ -13,10 +13,12 @@ export type { Discussion };
 
 /** Notes.fresh: by creation, then id. */
 function fresh(db: Conn, target: NoteTarget<AnyNoteableType>) {
-  return db('notes').where(noteableWhere(target)).orderBy([
-    { column: 'created_at', order: 'asc' },
-    { column: 'id', order: 'asc' },
-  ]);
+  return db('notes')
+    .where(noteableWhere(target))
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
 }
 
 /** Groups notes (oldest first) into their discussions, in the order the discussions began. */

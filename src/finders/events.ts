@@ -60,7 +60,9 @@ type Titled = { id: number; iid: number | null; title: string };
 
 async function titled(db: Conn, table: string, ids: number[], withIid = true): Promise<Titled[]> {
   if (!ids.length) return [];
-  return db(table).whereIn('id', ids).select('id', withIid ? 'iid' : db.raw('NULL as iid'), 'title');
+  return db(table)
+    .whereIn('id', ids)
+    .select('id', withIid ? 'iid' : db.raw('NULL as iid'), 'title');
 }
 
 export async function loadEventExtras(db: Conn, events: EventRow[]): Promise<EventExtras> {
@@ -86,11 +88,20 @@ export async function loadEventExtras(db: Conn, events: EventRow[]): Promise<Eve
   const users: UserRow[] = userIds.size ? await db('users').whereIn('id', [...userIds]) : [];
 
   const targets = new Map<string, EventTarget>();
-  for (const [type, rows] of [['Issue', issues], ['MergeRequest', mrs], ['Milestone', milestones], ['Snippet', snippets]] as const) {
+  for (const [type, rows] of [
+    ['Issue', issues],
+    ['MergeRequest', mrs],
+    ['Milestone', milestones],
+    ['Snippet', snippets],
+  ] as const) {
     for (const r of rows) targets.set(`${type}:${r.id}`, { iid: r.iid, title: r.title });
   }
   const noteables = new Map<string, EventTarget>();
-  for (const [type, rows] of [['Issue', noteIssues], ['MergeRequest', noteMrs], ['Snippet', noteSnippets]] as const) {
+  for (const [type, rows] of [
+    ['Issue', noteIssues],
+    ['MergeRequest', noteMrs],
+    ['Snippet', noteSnippets],
+  ] as const) {
     for (const r of rows) noteables.set(`${type}:${r.id}`, { iid: r.iid, title: r.title });
   }
   return {

@@ -95,10 +95,7 @@ export function applySharedFilters(q: Knex.QueryBuilder, db: Conn, type: LinkedT
           .select('um.id')
           .where('um.state', 'active')
           .where('um.due_date', '>', day)
-          .whereRaw(
-            "um.due_date = (SELECT MIN(u2.due_date) FROM milestones u2 WHERE u2.project_id = um.project_id AND u2.state = 'active' AND u2.due_date > ?)",
-            [day],
-          ),
+          .whereRaw("um.due_date = (SELECT MIN(u2.due_date) FROM milestones u2 WHERE u2.project_id = um.project_id AND u2.state = 'active' AND u2.due_date > ?)", [day]),
       );
     } else if (f.milestone === '#started') {
       q.whereIn(column, db('milestones as sm').select('sm.id').where('sm.start_date', '<=', today()));

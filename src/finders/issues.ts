@@ -26,10 +26,7 @@ export interface IssueFilters extends IssuableListFilters {
 }
 
 /** Which issues the list covers: one project (readable, access known), a group, or all. */
-export type IssueSource =
-  | { kind: 'project'; projectId: number; access: ProjectAccess }
-  | { kind: 'group'; group: NamespaceRow }
-  | { kind: 'all' };
+export type IssueSource = { kind: 'project'; projectId: number; access: ProjectAccess } | { kind: 'group'; group: NamespaceRow } | { kind: 'all' };
 
 /** Ids of the issues assigned to a user (non-correlated: SQLite builds the list once). */
 function assignedTo(db: Conn, userId: number): Knex.QueryBuilder {
@@ -64,15 +61,7 @@ function hasSetFilter(f: IssueFilters): boolean {
   const milestoneSet = filtersByMilestone(f.milestone);
   // SQLite's FTS5 and PostgreSQL's pg_trgm indexes (migrations 000015, 000018) both serve it.
   const indexedSearch = f.search !== undefined && trigramMatch(f.search, ['title']) !== null;
-  return (
-    f.scope !== 'all' ||
-    f.authorId !== undefined ||
-    f.assigneeId !== undefined ||
-    !!f.myReactionEmoji ||
-    labelTitles ||
-    milestoneSet ||
-    indexedSearch
-  );
+  return f.scope !== 'all' || f.authorId !== undefined || f.assigneeId !== undefined || !!f.myReactionEmoji || labelTitles || milestoneSet || indexedSearch;
 }
 
 /**
@@ -167,9 +156,7 @@ export async function loadIssueExtras(db: Conn, issues: IssueRow[]): Promise<Iss
     ids.length ? hotRows(db, db('issue_assignees').whereIn('issue_id', ids).orderBy(['issue_id', 'user_id']).select('issue_id', 'user_id')) : [],
     milestoneIds.length ? hotRows(db, db('milestones').whereIn('id', milestoneIds)) : [],
     labelTitlesOf(db, 'issue', ids),
-    projectIds.length
-      ? hotRows(db, db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path'))
-      : [],
+    projectIds.length ? hotRows(db, db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path')) : [],
     voteCounts(db, 'Issue', ids),
     ids.length
       ? hotRows(

@@ -53,16 +53,18 @@ export async function processMetrics(db: Conn, at = new Date()): Promise<Process
     .count({ n: '*' });
   const busy = new Map(held.map((h) => [h.locked_by, Number(h.n)]));
   // Sidekiq lists the processes that run jobs: a worker that serves requests only is not one.
-  return processes.filter((p) => Number(p.concurrency) > 0).map((p) => ({
-    hostname: p.hostname,
-    pid: Number(p.pid),
-    tag: p.tag,
-    started_at: p.started_at,
-    queues: JSON.parse(p.queues),
-    labels: JSON.parse(p.labels),
-    concurrency: Number(p.concurrency),
-    busy: busy.get(p.id) ?? 0,
-  }));
+  return processes
+    .filter((p) => Number(p.concurrency) > 0)
+    .map((p) => ({
+      hostname: p.hostname,
+      pid: Number(p.pid),
+      tag: p.tag,
+      started_at: p.started_at,
+      queues: JSON.parse(p.queues),
+      labels: JSON.parse(p.labels),
+      concurrency: Number(p.concurrency),
+      busy: busy.get(p.id) ?? 0,
+    }));
 }
 
 export interface JobStats {

@@ -17,5 +17,7 @@ export interface RunningJob {
 
 export async function runningJobByToken(db: Db, token: string): Promise<RunningJob | undefined> {
   if (!token) return undefined;
-  return db('ci_builds').where({ token_digest: jobTokenDigest(token), status: 'running' }).first('id', 'project_id', 'user_id');
+  return db('ci_builds')
+    .where({ token_digest: jobTokenDigest(token), status: 'running' })
+    .first('id', 'project_id', 'user_id');
 }

@@ -29,9 +29,6 @@ export function membersQuery(db: Conn, sourceType: SourceType, sourceId: number,
     w.orWhere('users.email', term);
   });
   return q
-    .orderByRaw(
-      'CASE WHEN users.name = ? THEN 0 WHEN users.username = ? THEN 1 WHEN users.email = ? THEN 2 ELSE 3 END',
-      [term, term, term],
-    )
+    .orderByRaw('CASE WHEN users.name = ? THEN 0 WHEN users.username = ? THEN 1 WHEN users.email = ? THEN 2 ELSE 3 END', [term, term, term])
     .orderBy([{ column: 'users.name' }, { column: 'members.id' }]);
 }

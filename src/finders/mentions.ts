@@ -113,15 +113,24 @@ export async function resolveMentions(db: Conn, project: ProjectWithNamespace, a
   const ids = new Set<number>();
   const wanted = mentioned.filter((n) => n !== 'all');
   if (wanted.length) {
-    const users: { id: number; username: string }[] = await db('users').whereIn(db.raw('lower(username)') as never, wanted).select('id', 'username');
+    const users: { id: number; username: string }[] = await db('users')
+      .whereIn(db.raw('lower(username)') as never, wanted)
+      .select('id', 'username');
     const byName = new Map(users.map((u) => [u.username.toLowerCase(), u.id]));
     const rest = wanted.filter((n) => !byName.has(n));
-    const groups = rest.length ? await db('namespaces').where('kind', 'group').whereIn(db.raw('lower(full_path)') as never, rest) : [];
+    const groups = rest.length
+      ? await db('namespaces')
+          .where('kind', 'group')
+          .whereIn(db.raw('lower(full_path)') as never, rest)
+      : [];
     const groupMembers = new Map<string, number[]>();
     for (const group of groups) {
       if (!(await canReadGroup(db, author, group))) continue;
       const members: { user_id: number }[] = await db('members').where({ source_type: 'group', source_id: group.id }).whereNull('requested_at').select('user_id');
-      groupMembers.set(String(group.full_path).toLowerCase(), members.map((m) => m.user_id));
+      groupMembers.set(
+        String(group.full_path).toLowerCase(),
+        members.map((m) => m.user_id),
+      );
     }
     for (const name of wanted) {
       const id = byName.get(name);

@@ -23,10 +23,7 @@ export function allPipelinesQuery(db: Conn, mr: MergeRequestHead, shas: string[]
 /** The head pipeline: the source branch's latest pipeline at the merge request's head commit. */
 export async function headPipelineOf(db: Conn, mr: MergeRequestHead): Promise<PipelineRow | null> {
   if (mr.source_project_id === null || !mr.head_sha) return null;
-  const row = await db('ci_pipelines')
-    .where({ project_id: mr.source_project_id, ref: mr.source_branch, sha: mr.head_sha })
-    .orderBy('id', 'desc')
-    .first();
+  const row = await db('ci_pipelines').where({ project_id: mr.source_project_id, ref: mr.source_branch, sha: mr.head_sha }).orderBy('id', 'desc').first();
   return row ?? null;
 }
 
@@ -36,10 +33,7 @@ export async function headPipelineOf(db: Conn, mr: MergeRequestHead): Promise<Pi
  * pipeline's, and no newer pipeline at that commit.
  */
 export async function mergeRequestsWaitingFor(db: Conn, pipeline: Pick<PipelineRow, 'id' | 'project_id' | 'ref' | 'sha'>): Promise<MergeRequestRow[]> {
-  const newer = await db('ci_pipelines')
-    .where({ project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha })
-    .where('id', '>', pipeline.id)
-    .first('id');
+  const newer = await db('ci_pipelines').where({ project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha }).where('id', '>', pipeline.id).first('id');
   if (newer) return [];
   return db('merge_requests')
     .where({ source_project_id: pipeline.project_id, source_branch: pipeline.ref, head_sha: pipeline.sha, state: 'opened' })
@@ -79,7 +73,5 @@ export async function openMergeRequestsAtCommit(db: Conn, pipeline: Pick<Pipelin
     const newer = await db('ci_pipelines').where({ project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha }).where('id', '>', pipeline.id).first('id');
     if (newer) return [];
   }
-  return db('merge_requests')
-    .where({ source_project_id: pipeline.project_id, source_branch: pipeline.ref, head_sha: pipeline.sha, state: 'opened' })
-    .orderBy('id', 'asc');
+  return db('merge_requests').where({ source_project_id: pipeline.project_id, source_branch: pipeline.ref, head_sha: pipeline.sha, state: 'opened' }).orderBy('id', 'asc');
 }

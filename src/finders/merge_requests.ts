@@ -155,15 +155,8 @@ function projectsOf(rows: PathRow[]): Pick<MergeRequestExtras, 'projectPaths' | 
 }
 
 /** The open merge request from this source branch into this target, if any. */
-export async function findOpenMergeRequests(
-  db: Conn,
-  targetProjectId: number,
-  sourceProjectId: number,
-  sourceBranch: string,
-  targetBranch: string,
-): Promise<MergeRequestRow[]> {
+export async function findOpenMergeRequests(db: Conn, targetProjectId: number, sourceProjectId: number, sourceBranch: string, targetBranch: string): Promise<MergeRequestRow[]> {
   return db('merge_requests')
     .where({ target_project_id: targetProjectId, source_project_id: sourceProjectId, source_branch: sourceBranch, target_branch: targetBranch, state: 'opened' })
     .orderBy('id');
 }
-

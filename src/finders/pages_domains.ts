@@ -5,7 +5,9 @@ import type { Conn } from '../store/db.js';
 import type { PagesDomainRow } from '../store/pages_domain_rows.js';
 
 export function projectPagesDomainsQuery(db: Conn, projectId: number): Knex.QueryBuilder {
-  return db('pages_domains').where({ project_id: projectId }).orderBy([{ column: 'domain' }, { column: 'id' }]);
+  return db('pages_domains')
+    .where({ project_id: projectId })
+    .orderBy([{ column: 'domain' }, { column: 'id' }]);
 }
 
 export function allPagesDomainsQuery(db: Conn): Knex.QueryBuilder {

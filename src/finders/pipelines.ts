@@ -28,7 +28,10 @@ export function pipelinesQuery(db: Conn, projectId: number, f: PipelineFilters):
   if (f.scope === 'finished') q.whereIn('ci_pipelines.status', ['success', 'failed', 'canceled']);
   if (f.scope === 'branches' || f.scope === 'tags') {
     // the latest pipeline of each branch (tag)
-    const latest = db('ci_pipelines').max('id').where({ project_id: projectId, tag: f.scope === 'tags' }).groupBy('ref');
+    const latest = db('ci_pipelines')
+      .max('id')
+      .where({ project_id: projectId, tag: f.scope === 'tags' })
+      .groupBy('ref');
     q.whereIn('ci_pipelines.id', latest);
   }
   if (f.status) q.where('ci_pipelines.status', f.status);
@@ -68,10 +71,7 @@ export async function findJob(db: Conn, projectId: number, id: number): Promise<
 export async function latestSuccessfulJob(db: Conn, projectId: number, ref: string, name: string): Promise<BuildRow | undefined> {
   const pipeline: { id: number } | undefined = await db('ci_pipelines').where({ project_id: projectId, ref, status: 'success' }).orderBy('id', 'desc').first('id');
   if (!pipeline) return undefined;
-  return db('ci_builds')
-    .where({ pipeline_id: pipeline.id, name, type: 'Ci::Build', retried: false, status: 'success' })
-    .orderBy('id', 'desc')
-    .first();
+  return db('ci_builds').where({ pipeline_id: pipeline.id, name, type: 'Ci::Build', retried: false, status: 'success' }).orderBy('id', 'desc').first();
 }
 
 export async function pipelinesById(db: Conn, ids: number[]): Promise<PipelineRow[]> {
@@ -94,10 +94,6 @@ export function buildsQuery(db: Conn, projectId: number, opts: { pipelineId?: nu
 
 /** The coverage of each latest status of a pipeline (jobs and external statuses), oldest first. */
 export async function latestCoverages(db: Conn, pipelineId: number): Promise<number[]> {
-  const rows: { coverage: number | string }[] = await db('ci_builds')
-    .where({ pipeline_id: pipelineId, retried: false })
-    .whereNotNull('coverage')
-    .orderBy('id')
-    .select('coverage');
+  const rows: { coverage: number | string }[] = await db('ci_builds').where({ pipeline_id: pipelineId, retried: false }).whereNotNull('coverage').orderBy('id').select('coverage');
   return rows.map((r) => Number(r.coverage));
 }

@@ -22,8 +22,21 @@ export function emptyExtras(): ProjectExtras {
 }
 
 const OWNER_COLUMNS = ['id', 'name', 'username', 'state', 'avatar_url', 'email', 'created_at'];
-const FORKED_COLUMNS = ['p.id', 'p.description', 'p.name', 'p.path', 'p.created_at', 'p.default_branch', 'p.tag_list', 'p.avatar_url',
-  'p.star_count', 'p.forks_count', 'p.last_activity_at', 'n.full_path as n_full_path', 'n.full_name as n_full_name'];
+const FORKED_COLUMNS = [
+  'p.id',
+  'p.description',
+  'p.name',
+  'p.path',
+  'p.created_at',
+  'p.default_branch',
+  'p.tag_list',
+  'p.avatar_url',
+  'p.star_count',
+  'p.forks_count',
+  'p.last_activity_at',
+  'n.full_path as n_full_path',
+  'n.full_name as n_full_name',
+];
 
 /** The group shares of projects, by project id, in the order they were made. */
 export async function sharedGroupsOf(db: Conn, projectIds: number[]): Promise<Map<number, SharedGroup[]>> {
@@ -72,9 +85,7 @@ export async function loadProjectExtras(db: Conn, user: UserRow | null, projects
     ownerIds.length ? db('users').whereIn('id', ownerIds).select(OWNER_COLUMNS) : none,
     forkedFromIds.length ? db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', forkedFromIds).select(FORKED_COLUMNS) : none,
     wanted.full ? sharedGroupsOf(db, ids) : Promise.resolve(new Map<number, SharedGroup[]>()),
-    withAccess
-      ? db('members').where({ source_type: 'project', user_id: user.id }).whereNull('requested_at').whereIn('source_id', ids).select('source_id', 'access_level')
-      : none,
+    withAccess ? db('members').where({ source_type: 'project', user_id: user.id }).whereNull('requested_at').whereIn('source_id', ids).select('source_id', 'access_level') : none,
     withAccess && groupIds.length
       ? db('members').where({ source_type: 'group', user_id: user.id }).whereNull('requested_at').whereIn('source_id', groupIds).select('source_id', 'access_level')
       : none,

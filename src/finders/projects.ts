@@ -11,8 +11,23 @@ import { storableId, storableText } from '../store/stored_values.js';
 import { emptyExtras, sharedGroupsOf, type ProjectExtras } from './project_extras.js';
 
 /** Every column of `namespaces` (the request query below names them; add new ones here). */
-const NAMESPACE_COLUMNS = ['id', 'kind', 'name', 'path', 'full_path', 'full_name', 'owner_id', 'parent_id', 'description',
-  'visibility_level', 'request_access_enabled', 'lfs_enabled', 'avatar_url', 'created_at', 'updated_at'] as const;
+const NAMESPACE_COLUMNS = [
+  'id',
+  'kind',
+  'name',
+  'path',
+  'full_path',
+  'full_name',
+  'owner_id',
+  'parent_id',
+  'description',
+  'visibility_level',
+  'request_access_enabled',
+  'lfs_enabled',
+  'avatar_url',
+  'created_at',
+  'updated_at',
+] as const;
 
 /**
  * The project of a request in one query: its row, its namespace, the caller's access levels
@@ -82,14 +97,29 @@ async function requestProjectOf(db: Db, user: UserRow | null, row: Record<string
   const extras = emptyExtras();
   if (row.ou_id !== null && row.ou_id !== undefined) {
     extras.owners.set(row.ou_id, {
-      id: row.ou_id, name: row.ou_name, username: row.ou_username, state: row.ou_state, avatar_url: row.ou_avatar_url, email: row.ou_email, created_at: row.ou_created_at,
+      id: row.ou_id,
+      name: row.ou_name,
+      username: row.ou_username,
+      state: row.ou_state,
+      avatar_url: row.ou_avatar_url,
+      email: row.ou_email,
+      created_at: row.ou_created_at,
     });
   }
   if (row.fp_id !== null && row.fp_id !== undefined) {
     extras.forkedFrom.set(row.fp_id, {
-      id: row.fp_id, description: row.fp_description, name: row.fp_name, path: row.fp_path, created_at: row.fp_created_at,
-      default_branch: row.fp_default_branch, tag_list: row.fp_tag_list, avatar_url: row.fp_avatar_url, star_count: row.fp_star_count,
-      forks_count: row.fp_forks_count, last_activity_at: row.fp_last_activity_at, namespace: { full_path: row.fn_full_path, full_name: row.fn_full_name },
+      id: row.fp_id,
+      description: row.fp_description,
+      name: row.fp_name,
+      path: row.fp_path,
+      created_at: row.fp_created_at,
+      default_branch: row.fp_default_branch,
+      tag_list: row.fp_tag_list,
+      avatar_url: row.fp_avatar_url,
+      star_count: row.fp_star_count,
+      forks_count: row.fp_forks_count,
+      last_activity_at: row.fp_last_activity_at,
+      namespace: { full_path: row.fn_full_path, full_name: row.fn_full_name },
     });
   }
   if (row.acc_direct !== null && row.acc_direct !== undefined) extras.projectAccess.set(project.id, Number(row.acc_direct));
@@ -194,7 +224,8 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
   if (f.forkedFromId !== undefined) q.where('projects.forked_from_id', f.forkedFromId);
   if (!f.archived) q.where('projects.archived', false);
   if (f.visibility) q.where('projects.visibility_level', visibilityLevel(f.visibility));
-  if (f.search && !storableText(f.search)) q.whereRaw('1 = 0'); // no name holds a NUL (fuzzy.ts)
+  if (f.search && !storableText(f.search))
+    q.whereRaw('1 = 0'); // no name holds a NUL (fuzzy.ts)
   else if (f.search) {
     const pattern = containsPattern(f.search);
     q.where((w) =>
@@ -223,17 +254,9 @@ export function projectsQuery(db: Conn, user: UserRow | null, f: ProjectFilters)
   if (f.withIssuesEnabled) q.where('projects.issues_enabled', true);
   if (f.withMergeRequestsEnabled) q.where('projects.merge_requests_enabled', true);
   for (const [key, value] of Object.entries(f.customAttributes ?? {})) {
-    q.whereExists(
-      db('custom_attributes')
-        .select(db.raw('1'))
-        .where({ subject_type: 'project', key, value })
-        .whereRaw('custom_attributes.subject_id = projects.id'),
-    );
+    q.whereExists(db('custom_attributes').select(db.raw('1')).where({ subject_type: 'project', key, value }).whereRaw('custom_attributes.subject_id = projects.id'));
   }
   // id breaks ties so that pages never overlap or skip rows created in the same millisecond.
   countedUnder(q, PROJECT_LIST_TOPICS);
-  return q.orderBy([
-    { column: `projects.${f.orderBy}`, order: f.sort },
-    ...(f.orderBy === 'id' ? [] : [{ column: 'projects.id', order: f.sort }]),
-  ]);
+  return q.orderBy([{ column: `projects.${f.orderBy}`, order: f.sort }, ...(f.orderBy === 'id' ? [] : [{ column: 'projects.id', order: f.sort }])]);
 }

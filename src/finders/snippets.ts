@@ -31,13 +31,7 @@ export function projectSnippetsQuery(db: Conn, user: UserRow | null, project: Pr
 }
 
 /** One of the project's snippets, if the user's lists show it. */
-export async function findListedProjectSnippet(
-  db: Conn,
-  user: UserRow | null,
-  project: ProjectWithNamespace,
-  access: ProjectAccess,
-  id: number,
-): Promise<SnippetRow | undefined> {
+export async function findListedProjectSnippet(db: Conn, user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, id: number): Promise<SnippetRow | undefined> {
   return projectSnippetsQuery(db, user, project, access).where('snippets.id', id).first();
 }
 
@@ -79,10 +73,9 @@ export async function loadSnippetContext(db: Conn, snippets: SnippetRow[]): Prom
   const [users, projects] = await Promise.all([
     userIds.length ? (db('users').whereIn('id', userIds) as Promise<UserRow[]>) : Promise.resolve([] as UserRow[]),
     projectIds.length
-      ? (db('projects as p')
-          .join('namespaces as n', 'n.id', 'p.namespace_id')
-          .whereIn('p.id', projectIds)
-          .select('p.id', 'p.path', 'n.full_path') as Promise<{ id: number; path: string; full_path: string }[]>)
+      ? (db('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').whereIn('p.id', projectIds).select('p.id', 'p.path', 'n.full_path') as Promise<
+          { id: number; path: string; full_path: string }[]
+        >)
       : Promise.resolve([]),
   ]);
   return {

@@ -75,12 +75,7 @@ export function usersQuery(db: Conn, f: UserFilters): Knex.QueryBuilder {
   if (f.createdBefore) q.where('users.created_at', '<=', f.createdBefore);
   if (f.createdAfter) q.where('users.created_at', '>=', f.createdAfter);
   for (const [key, value] of Object.entries(f.customAttributes ?? {})) {
-    q.whereExists(
-      db('custom_attributes')
-        .select(db.raw('1'))
-        .where({ subject_type: 'user', key, value })
-        .whereRaw('custom_attributes.subject_id = users.id'),
-    );
+    q.whereExists(db('custom_attributes').select(db.raw('1')).where({ subject_type: 'user', key, value }).whereRaw('custom_attributes.subject_id = users.id'));
   }
 
   if (f.order) {
@@ -89,10 +84,7 @@ export function usersQuery(db: Conn, f: UserFilters): Knex.QueryBuilder {
   }
   if (search !== undefined) {
     // User.search: exact name, then username, then email matches first; then by name.
-    q.orderByRaw(
-      'CASE WHEN users.name = ? THEN 0 WHEN users.username = ? THEN 1 WHEN users.email = ? THEN 2 ELSE 3 END',
-      [search, search, search],
-    );
+    q.orderByRaw('CASE WHEN users.name = ? THEN 0 WHEN users.username = ? THEN 1 WHEN users.email = ? THEN 2 ELSE 3 END', [search, search, search]);
     return q.orderBy([{ column: 'users.name' }, { column: 'users.id', order: 'desc' }]);
   }
   return q.orderBy('users.id', 'desc');
@@ -176,10 +168,7 @@ export function projectUsersQuery(db: Conn, project: { id: number; namespace_id:
   } else if (search) {
     const pattern = containsPattern(search);
     query.where((w) =>
-      w
-        .whereRaw("lower(name) LIKE ? ESCAPE '\\'", [pattern])
-        .orWhereRaw("lower(username) LIKE ? ESCAPE '\\'", [pattern])
-        .orWhereRaw("lower(email) LIKE ? ESCAPE '\\'", [pattern]),
+      w.whereRaw("lower(name) LIKE ? ESCAPE '\\'", [pattern]).orWhereRaw("lower(username) LIKE ? ESCAPE '\\'", [pattern]).orWhereRaw("lower(email) LIKE ? ESCAPE '\\'", [pattern]),
     );
   }
   return query;

@@ -29,7 +29,6 @@ export function archiveFormat(raw: string | undefined): ArchiveFormat {
 /** The formats Gitlab::PathRegex.archive_formats_regex accepts as a URL suffix. */
 export const URL_FORMATS = ['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2'];
 
-
 /** A source that reads its blob only when the archiver gets to it. */
 function lazyBlob(gitdir: string, oid: string): Readable {
   let started = false;

@@ -11,7 +11,14 @@ function git(args: string[], opts: { gitdir?: string; signal?: AbortSignal } = {
   const all = opts.gitdir ? ['--git-dir', opts.gitdir, ...args] : args;
   return new Promise((resolve, reject) => {
     execFile('git', all, { signal: opts.signal, maxBuffer: 64 * 1024 * 1024, env: GIT_ENV }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args[0]} failed: ${String(stderr || err.message).trim().slice(0, 500)}`));
+      if (err)
+        reject(
+          new Error(
+            `git ${args[0]} failed: ${String(stderr || err.message)
+              .trim()
+              .slice(0, 500)}`,
+          ),
+        );
       else resolve(stdout);
     });
   });

@@ -6,7 +6,7 @@
 // each commit's counts are kept by commit id in memory and, when the caller passes a
 // StatsStore, in the commit_stats table, so another process or a new head only counts the
 // commits nobody counted yet.
-import { RepoReader, type CommitInfo } from './reader.js';
+import { type RepoReader, type CommitInfo } from './reader.js';
 import { commitChanges, statFor } from './diff.js';
 import { shallowCommits } from './odb.js';
 import { Lru } from './lru.js';
@@ -73,7 +73,12 @@ async function countCommit(gitdir: string, oid: string, pause: () => Promise<voi
 /** What commitChanges diffs `c` with: its first parent, or nothing (root, shallow boundary, absent parent). */
 async function baseOf(reader: RepoReader, c: CommitInfo, shallow: Set<string>): Promise<string> {
   if (shallow.has(c.oid) || !c.parents.length) return '';
-  return (await reader.commit(c.parents[0]).then(() => true, () => false)) ? c.parents[0] : '';
+  return (await reader.commit(c.parents[0]).then(
+    () => true,
+    () => false,
+  ))
+    ? c.parents[0]
+    : '';
 }
 
 async function compute(reader: RepoReader, head: string, persisted?: StatsStore): Promise<Contributor[]> {

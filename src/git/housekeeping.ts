@@ -21,7 +21,14 @@ export function housekeepingCommand(task: HousekeepingTask, bitmaps: boolean): s
 function git(gitdir: string, args: string[], signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('git', ['--git-dir', gitdir, ...args], { signal, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args.filter((a) => a !== '-c').join(' ')} failed: ${String(stderr || err.message).trim().slice(0, 2000)}`));
+      if (err)
+        reject(
+          new Error(
+            `git ${args.filter((a) => a !== '-c').join(' ')} failed: ${String(stderr || err.message)
+              .trim()
+              .slice(0, 2000)}`,
+          ),
+        );
       else resolve(stdout);
     });
   });

@@ -103,7 +103,11 @@ class Pack {
   private readonly sorted: Float64Array; // ascending, ends with the trailer position
   private readonly header = Buffer.alloc(32);
 
-  constructor(readonly name: string, idxPath: string, packPath: string) {
+  constructor(
+    readonly name: string,
+    idxPath: string,
+    packPath: string,
+  ) {
     const idx = fs.readFileSync(idxPath);
     if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new Error(`${idxPath}: not a v2 pack index`);
     this.fanout = new Uint32Array(256);
@@ -236,7 +240,10 @@ export class ObjectStore {
     const dir = path.join(this.objectsDir(), 'pack');
     let names: string[];
     try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.idx') && fs.existsSync(path.join(dir, n.slice(0, -4) + '.pack'))).sort();
+      names = fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.idx') && fs.existsSync(path.join(dir, n.slice(0, -4) + '.pack')))
+        .sort();
     } catch {
       names = [];
     }
@@ -411,7 +418,12 @@ export interface ParsedCommit {
 
 // The same reading as isomorphic-git's GitCommit#parse, so answers do not change with the reader.
 function normalizeNewlines(str: string): string {
-  return str.replace(/\r/g, '').replace(/^\n+/, '').replace(/(?<!\n)\n+$/, '') + '\n';
+  return (
+    str
+      .replace(/\r/g, '')
+      .replace(/^\n+/, '')
+      .replace(/(?<!\n)\n+$/, '') + '\n'
+  );
 }
 
 function parseAuthor(author: string) {
@@ -508,7 +520,13 @@ export function shallowCommits(gitdir: string): Set<string> {
   }
   const known = shallowFiles.get(gitdir);
   if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return known.set;
-  const set = new Set(fs.readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+  const set = new Set(
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
   shallowFiles.set(gitdir, { mtimeMs: st.mtimeMs, size: st.size, set });
   return set;
 }

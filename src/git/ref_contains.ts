@@ -15,7 +15,13 @@ function forEachRef(gitdir: string, commit: string, prefix: string): Promise<str
       { env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 << 20 },
       (err, stdout) => {
         if (err) return reject(err);
-        resolve(stdout.toString().split('\n').filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length)));
+        resolve(
+          stdout
+            .toString()
+            .split('\n')
+            .filter((l) => l.startsWith(prefix))
+            .map((l) => l.slice(prefix.length)),
+        );
       },
     );
   });

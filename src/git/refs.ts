@@ -187,11 +187,7 @@ async function pruneEmptyDirs(gitdir: string, dir: string): Promise<void> {
  * Runs `fn` with `<ref>.lock` held. `fn` may call `install()` to rename the lock file over
  * the ref (after writing the new value into it); otherwise the lock file is removed.
  */
-async function withRefLock<T>(
-  gitdir: string,
-  ref: string,
-  fn: (lock: fs.promises.FileHandle, install: () => Promise<void>) => Promise<T>,
-): Promise<T> {
+async function withRefLock<T>(gitdir: string, ref: string, fn: (lock: fs.promises.FileHandle, install: () => Promise<void>) => Promise<T>): Promise<T> {
   const refPath = refFile(gitdir, ref);
   if (!refPath) throw new InvalidRefError(`not a ref of this repository: ${JSON.stringify(ref)}`);
   const lockPath = `${refPath}.lock`;

@@ -54,10 +54,7 @@ export class TreeIndex {
     const tree = await readTree(this.gitdir, dir.oid!);
     const entries = new Map<string, Entry>();
     for (const e of tree) {
-      entries.set(
-        e.name,
-        e.type === 'tree' ? { kind: 'dir', dir: new Dir(e.oid) } : { kind: 'file', mode: e.mode, type: e.type, oid: e.oid },
-      );
+      entries.set(e.name, e.type === 'tree' ? { kind: 'dir', dir: new Dir(e.oid) } : { kind: 'file', mode: e.mode, type: e.type, oid: e.oid });
     }
     dir.entries = entries;
     return entries;

@@ -77,8 +77,16 @@ async function findToken(deps: Deps, digest: string): Promise<Found | null> {
   if (!row) return null;
   const { t_id, t_name, t_token_digest, t_scopes, t_impersonation, t_revoked, t_expires_at, t_created_at, t_updated_at, ...user } = row;
   const token: TokenRow = {
-    id: t_id, user_id: user.id, name: t_name, token_digest: t_token_digest, scopes: t_scopes, impersonation: t_impersonation,
-    revoked: t_revoked, expires_at: t_expires_at, created_at: t_created_at, updated_at: t_updated_at,
+    id: t_id,
+    user_id: user.id,
+    name: t_name,
+    token_digest: t_token_digest,
+    scopes: t_scopes,
+    impersonation: t_impersonation,
+    revoked: t_revoked,
+    expires_at: t_expires_at,
+    created_at: t_created_at,
+    updated_at: t_updated_at,
   };
   // Shared by every request that presents the token: nobody may change them.
   return { token: Object.freeze(token), user: Object.freeze(user) as UserRow, scopes: Object.freeze(tokenScopes(token)) as string[] };

@@ -66,7 +66,7 @@ function malformed(): ApiError {
 
 /** The files of a multipart body, by field name. */
 export function uploadedFiles(ctx: Koa.Context): Record<string, UploadedFile[]> {
-  return ((ctx.request as unknown as { files?: Record<string, UploadedFile[]> }).files) ?? {};
+  return (ctx.request as unknown as { files?: Record<string, UploadedFile[]> }).files ?? {};
 }
 
 /**
@@ -190,11 +190,14 @@ class UploadFolder {
   async remove(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
-    const writers = this.writers.map((w) => new Promise<void>((resolve) => {
-      if (w.closed) return resolve();
-      w.once('close', () => resolve());
-      w.destroy();
-    }));
+    const writers = this.writers.map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (w.closed) return resolve();
+          w.once('close', () => resolve());
+          w.destroy();
+        }),
+    );
     await Promise.all(writers);
     const dir = await this.dir?.catch(() => null);
     if (dir) await fsp.rm(dir, { recursive: true, force: true });
@@ -250,24 +253,27 @@ function streamMultipart(req: Readable & { headers: Record<string, string | stri
       stream.on('limit', () => fail(tooLarge()));
       stream.on('error', () => fail(malformed())); // a body that ends inside a file
       writes.push(
-        uploads.create().then((dir) => new Promise<void>((done, stop) => {
-          if (failed || uploads.removed) {
-            stream.resume();
-            return done();
-          }
-          const file: UploadedFile = { filename: info.filename ?? '', mimetype: info.mimeType, path: path.join(dir, String(index)), size: 0 };
-          const out = fs.createWriteStream(file.path, { flags: 'wx' });
-          uploads.track(out);
-          stream.on('data', (chunk: Buffer) => {
-            file.size += chunk.length;
-          });
-          stream.pipe(out);
-          out.on('error', stop);
-          out.on('close', () => {
-            (files[name] ??= []).push(file);
-            done();
-          });
-        })),
+        uploads.create().then(
+          (dir) =>
+            new Promise<void>((done, stop) => {
+              if (failed || uploads.removed) {
+                stream.resume();
+                return done();
+              }
+              const file: UploadedFile = { filename: info.filename ?? '', mimetype: info.mimeType, path: path.join(dir, String(index)), size: 0 };
+              const out = fs.createWriteStream(file.path, { flags: 'wx' });
+              uploads.track(out);
+              stream.on('data', (chunk: Buffer) => {
+                file.size += chunk.length;
+              });
+              stream.pipe(out);
+              out.on('error', stop);
+              out.on('close', () => {
+                (files[name] ??= []).push(file);
+                done();
+              });
+            }),
+        ),
       );
     });
     parser.on('filesLimit', tooMany);

@@ -11,8 +11,23 @@
 // Not ported: the Japanese era form and the era "BC" suffix read from words (rare; a "BC"
 // inside a form is kept). The passes that read times and compact digits: date_parse_time.ts.
 import {
-  boundary, DAYS, digitsEnd, firstMatch, isAlnum, isAsciiAlpha, isDigit, isWord, lower, monthAt, signedNumberEnd, skipSpaces,
-  text, toInt, unsignedNumberEnd, wordAt, type Chars,
+  boundary,
+  DAYS,
+  digitsEnd,
+  firstMatch,
+  isAlnum,
+  isAsciiAlpha,
+  isDigit,
+  isWord,
+  lower,
+  monthAt,
+  signedNumberEnd,
+  skipSpaces,
+  text,
+  toInt,
+  unsignedNumberEnd,
+  wordAt,
+  type Chars,
 } from './date_scan.js';
 import { parseDdd, parseTime, type DateHash } from './date_parse_time.js';
 import { zoneToOffset } from './date_zones.js';
@@ -332,13 +347,20 @@ function parseIso2(c: Chars, h: DateHash): boolean {
     return null;
   });
   if (week) return true;
-  if (firstMatch(c, (i) => (c[i] === '-' && lower(c[i + 1]) === 'w' && c[i + 2] === '-' && isDigit(c[i + 3]) && boundary(c, i + 4) ? { end: i + 4, apply: () => void (h.cwday = num(c, i + 3, i + 4)) } : null))) return true;
+  if (
+    firstMatch(c, (i) =>
+      c[i] === '-' && lower(c[i + 1]) === 'w' && c[i + 2] === '-' && isDigit(c[i + 3]) && boundary(c, i + 4)
+        ? { end: i + 4, apply: () => void (h.cwday = num(c, i + 3, i + 4)) }
+        : null,
+    )
+  )
+    return true;
   const monthDay = firstMatch(c, (i) => {
     if (c[i] !== '-' || c[i + 1] !== '-') return null;
     for (const ml of [2, 0]) {
       const d = i + 2 + ml;
       if ((ml && !digitsAt(c, i + 2, 2)) || c[d] !== '-' || !digitsAt(c, d + 1, 2) || !boundary(c, d + 3)) continue;
-      return { end: d + 3, apply: () => ((ml ? (h.mon = num(c, i + 2, i + 4)) : 0), (h.mday = num(c, d + 1, d + 3))) };
+      return { end: d + 3, apply: () => (ml ? (h.mon = num(c, i + 2, i + 4)) : 0, (h.mday = num(c, d + 1, d + 3))) };
     }
     return null;
   });

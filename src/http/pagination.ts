@@ -31,8 +31,7 @@ export function pageOf(ctx: Koa.Context): Page {
   const requestedPage = intParam(ctx, 'page');
   const requestedPer = intParam(ctx, 'per_page');
   const page = requestedPage !== undefined && requestedPage > 0 ? requestedPage : 1;
-  const perPage =
-    requestedPer !== undefined && requestedPer > 0 ? Math.min(requestedPer, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
+  const perPage = requestedPer !== undefined && requestedPer > 0 ? Math.min(requestedPer, MAX_PER_PAGE) : DEFAULT_PER_PAGE;
   return { page, perPage, offset: (page - 1) * perPage };
 }
 

@@ -74,7 +74,10 @@ export function apiThrottle(deps: Deps, auth: Koa.Middleware): Koa.Middleware {
 async function tokenUserId(deps: Deps, ctx: Koa.Context): Promise<number | null> {
   const secret = tokenFrom(ctx);
   if (secret === undefined) return null;
-  const token = await deps.db('personal_access_tokens').where({ token_digest: tokenDigest(secret) }).first();
+  const token = await deps
+    .db('personal_access_tokens')
+    .where({ token_digest: tokenDigest(secret) })
+    .first();
   if (!token || token.revoked || tokenExpired(token)) return null;
   return token.user_id;
 }

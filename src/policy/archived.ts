@@ -12,9 +12,24 @@ import type { ProjectRow } from '../store/rows.js';
 
 /** ProjectPolicy::READONLY_FEATURES_WHEN_ARCHIVED. */
 const READONLY_FEATURES = [
-  'issue', 'list', 'merge_request', 'label', 'milestone', 'project_snippet', 'wiki', 'note', 'pipeline',
-  'pipeline_schedule', 'build', 'trigger', 'environment', 'deployment', 'commit_status', 'container_image',
-  'pages', 'cluster',
+  'issue',
+  'list',
+  'merge_request',
+  'label',
+  'milestone',
+  'project_snippet',
+  'wiki',
+  'note',
+  'pipeline',
+  'pipeline_schedule',
+  'build',
+  'trigger',
+  'environment',
+  'deployment',
+  'commit_status',
+  'container_image',
+  'pages',
+  'cluster',
 ] as const;
 
 const REFUSED: ReadonlySet<string> = new Set([

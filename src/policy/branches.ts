@@ -35,8 +35,7 @@ export type BranchAction = 'push' | 'merge';
 export const PUSH_CODE = 'You are not allowed to push code to this project.';
 export const DELETE_DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
 export const FORCE_PUSH_PROTECTED = 'You are not allowed to force push code to a protected branch on this project.';
-export const NON_MASTER_DELETE_PROTECTED =
-  'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
+export const NON_MASTER_DELETE_PROTECTED = 'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
 export const NON_WEB_DELETE_PROTECTED = 'You can only delete protected branches using the web interface.';
 export const PUSH_PROTECTED = 'You are not allowed to push code to protected branches on this project.';
 export const CHANGE_EXISTING_TAGS = 'You are not allowed to change existing tags on this project.';
@@ -206,13 +205,7 @@ const blank = (oid: string | null) => oid === null || /^0+$/.test(oid);
  * default branch, then protection (force push and deletion refused for everyone over git;
  * pushes need a matching rule that lets the user in), then existing tags (masters only).
  */
-export async function checkRefUpdate(
-  db: Conn,
-  user: UserRow | null,
-  project: ProjectWithNamespace,
-  access: ProjectAccess,
-  update: RefUpdate,
-): Promise<RefCheck> {
+export async function checkRefUpdate(db: Conn, user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, update: RefUpdate): Promise<RefCheck> {
   const deny = (message: string): RefCheck => ({ allowed: false, message });
   const branch = update.ref.startsWith('refs/heads/') ? update.ref.slice('refs/heads/'.length) : null;
   const rules = await BranchRules.load(db, project, update.emptyRepo, update.protection);

@@ -22,16 +22,7 @@
 import type { Flag, MemberRow, ProjectWithNamespace, UserRow } from '../store/rows.js';
 import { refusedOnArchived } from './archived.js';
 import { projectCan, type ProjectAccess, type ProjectLevelAbility } from './projects.js';
-import {
-  canAdminIssues,
-  canCreateIssue,
-  canDestroyIssue,
-  canReadIssue,
-  canReadIssues,
-  canSetIssueTimestamps,
-  canUpdateIssue,
-  type IssueFacts,
-} from './issues.js';
+import { canAdminIssues, canCreateIssue, canDestroyIssue, canReadIssue, canReadIssues, canSetIssueTimestamps, canUpdateIssue, type IssueFacts } from './issues.js';
 import {
   canAdminMergeRequests,
   canCreateMergeRequestFrom,
@@ -74,14 +65,7 @@ import {
 import { canRequestProjectAccess, type ProjectRequestFacts } from './access_requests.js';
 import { ciProjectCan, type CiProjectAbility } from './ci.js';
 import { buildCan, pipelineCan, type BuildAbility, type CiRefFacts, type PipelineAbility } from './ci_refs.js';
-import {
-  deployKeyAccessCan,
-  deployKeyCan,
-  type DeployKeyAbility,
-  type DeployKeyAccessAbility,
-  type DeployKeyAccessFacts,
-  type DeployKeyFacts,
-} from './deploy_keys.js';
+import { deployKeyAccessCan, deployKeyCan, type DeployKeyAbility, type DeployKeyAccessAbility, type DeployKeyAccessFacts, type DeployKeyFacts } from './deploy_keys.js';
 
 export type {
   GroupAbility,
@@ -262,14 +246,7 @@ export type ProjectAbility =
 
 export type IssueAbility = 'read_issue' | 'update_issue' | 'admin_issue' | 'destroy_issue' | 'create_note' | 'award_emoji';
 export type MergeRequestAbility =
-  | 'read_merge_request'
-  | 'update_merge_request'
-  | 'admin_merge_request'
-  | 'destroy_merge_request'
-  | 'create_note'
-  | 'award_emoji'
-  | 'resolve_note'
-  | 'merge_merge_request';
+  'read_merge_request' | 'update_merge_request' | 'admin_merge_request' | 'destroy_merge_request' | 'create_note' | 'award_emoji' | 'resolve_note' | 'merge_merge_request';
 export type NoteAbility = 'admin_note' | 'award_emoji' | 'resolve_note';
 export type AwardAbility = 'destroy_award_emoji';
 export type OneProjectSnippetAbility = ProjectSnippetAbility | 'create_note' | 'award_emoji';

@@ -20,15 +20,7 @@ import { DEVELOPER, GUEST, MASTER, REPORTER } from './levels.js';
 import { canReadProject, maxLevel, openToAll, type ProjectAccess } from './projects.js';
 import { isAdmin } from './users.js';
 
-export type CiProjectAbility =
-  | 'read_build'
-  | 'read_pipeline'
-  | 'update_build'
-  | 'create_pipeline'
-  | 'update_pipeline'
-  | 'admin_build'
-  | 'read_deployment'
-  | 'read_environment';
+export type CiProjectAbility = 'read_build' | 'read_pipeline' | 'update_build' | 'create_pipeline' | 'update_pipeline' | 'admin_build' | 'read_deployment' | 'read_environment';
 
 const MIN_LEVEL: Record<CiProjectAbility, number> = {
   read_build: REPORTER,

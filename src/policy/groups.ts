@@ -53,9 +53,7 @@ export function whereListedGroups(q: Knex.QueryBuilder, db: Conn, user: UserRow 
   if (isAdmin(user) && scope.allAvailable) return q;
   return q.where((w) => {
     if (user) {
-      const authorized = directGroupIds(db, user.id).union(
-        db('projects').select('namespace_id').whereIn('id', authorizedProjectIds(db, user.id)),
-      );
+      const authorized = directGroupIds(db, user.id).union(db('projects').select('namespace_id').whereIn('id', authorizedProjectIds(db, user.id)));
       w.whereIn(id, db('namespace_ancestors').select('ancestor_id').whereIn('namespace_id', authorized));
       w.orWhereIn(id, db('namespace_ancestors').select('namespace_id').whereIn('ancestor_id', directGroupIds(db, user.id)));
     }
@@ -71,24 +69,18 @@ export async function canReadGroup(db: Conn, user: UserRow | null, group: Namesp
   if (isAdmin(user) || group.visibility_level >= PUBLIC) return true;
   if (group.visibility_level >= INTERNAL && isSignedInRegular(user)) return true;
   if ((knownLevel ?? (await groupLevel(db, user, group))) > NO_ACCESS) return true;
-  const projects = db('projects').select('projects.id').where((w) =>
-    w
-      .whereIn('projects.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id))
-      .orWhereIn('projects.id', db('project_group_links').select('project_id').where('group_id', group.id)),
-  );
+  const projects = db('projects')
+    .select('projects.id')
+    .where((w) =>
+      w
+        .whereIn('projects.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id))
+        .orWhereIn('projects.id', db('project_group_links').select('project_id').where('group_id', group.id)),
+    );
   whereVisibleProjects(projects, db, user);
   return !!(await projects.first());
 }
 
-export type GroupAbility =
-  | 'read_group'
-  | 'admin_group'
-  | 'admin_group_member'
-  | 'create_projects'
-  | 'admin_build'
-  | 'create_subgroup'
-  | 'read_group_members'
-  | 'request_access';
+export type GroupAbility = 'read_group' | 'admin_group' | 'admin_group_member' | 'create_projects' | 'admin_build' | 'create_subgroup' | 'read_group_members' | 'request_access';
 
 /** What a group decision needs, loaded once: the user's level on it and whether they may read it. */
 export interface GroupFacts {

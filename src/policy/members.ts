@@ -25,11 +25,7 @@ export interface GroupMemberFacts {
  */
 async function isLastOwner(db: Conn, group: NamespaceRow, member: MemberRow): Promise<boolean> {
   if (member.access_level !== OWNER || member.requested_at !== null) return false;
-  const row = await db('members')
-    .where({ source_type: 'group', source_id: group.id, access_level: OWNER })
-    .whereNull('requested_at')
-    .count({ n: '*' })
-    .first();
+  const row = await db('members').where({ source_type: 'group', source_id: group.id, access_level: OWNER }).whereNull('requested_at').count({ n: '*' }).first();
   return Number((row as { n: number | string } | undefined)?.n ?? 0) === 1;
 }
 
@@ -50,13 +46,7 @@ export function groupMemberCan(user: UserRow | null, facts: GroupMemberFacts, ab
  * project keeps their membership of it: nobody may change or remove it. Anyone may leave a
  * project; masters (and admins) manage the others.
  */
-export function projectMemberCan(
-  user: UserRow | null,
-  project: ProjectWithNamespace,
-  access: ProjectAccess,
-  member: MemberRow,
-  ability: ProjectMemberAbility,
-): boolean {
+export function projectMemberCan(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, member: MemberRow, ability: ProjectMemberAbility): boolean {
   if (!user) return false;
   if (project.namespace.kind === 'user' && project.namespace.owner_id === member.user_id) return false;
   if (ability === 'destroy_project_member' && member.user_id === user.id) return true;

@@ -134,13 +134,7 @@ export function canMergeInto(user: UserRow | null, project: ProjectWithNamespace
 }
 
 /** canMergeInto with the target project's rules loaded. */
-export async function canMergeMergeRequest(
-  db: Conn,
-  project: ProjectWithNamespace,
-  access: ProjectAccess,
-  user: UserRow | null,
-  mr: { target_branch: string },
-): Promise<boolean> {
+export async function canMergeMergeRequest(db: Conn, project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null, mr: { target_branch: string }): Promise<boolean> {
   return canMergeInto(user, project, access, await targetBranchFacts(db, project, mr));
 }
 
@@ -156,13 +150,7 @@ export async function canCancelAutomaticMerge(
 }
 
 /** MergeRequest#can_remove_source_branch?: push rights, and not protected nor the default branch. */
-export async function canRemoveSourceBranch(
-  db: Conn,
-  user: UserRow,
-  source: ProjectWithNamespace,
-  access: ProjectAccess,
-  branch: string,
-): Promise<boolean> {
+export async function canRemoveSourceBranch(db: Conn, user: UserRow, source: ProjectWithNamespace, access: ProjectAccess, branch: string): Promise<boolean> {
   if (source.default_branch === branch || !projectCan(user, source, access, 'push_code')) return false;
   return !(await BranchRules.load(db, source)).isProtected(branch);
 }

@@ -54,10 +54,7 @@ export function whereListedNamespaces(q: Knex.QueryBuilder, db: Conn, user: User
   return q.where((w) =>
     w
       .where({ [`${alias}.kind`]: 'user', [`${alias}.owner_id`]: user.id })
-      .orWhereIn(
-        `${alias}.id`,
-        db('members').select('source_id').where({ source_type: 'group', user_id: user.id }).whereNull('requested_at'),
-      ),
+      .orWhereIn(`${alias}.id`, db('members').select('source_id').where({ source_type: 'group', user_id: user.id }).whereNull('requested_at')),
   );
 }
 

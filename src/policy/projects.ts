@@ -21,11 +21,7 @@ export interface ProjectAccess {
  * personal namespace counts for all of its projects, as a Maintainer.
  */
 export function authorizedProjectIds(db: Conn, userId: number, minLevel = GUEST): Knex.QueryBuilder {
-  const direct = db('members')
-    .select('source_id as project_id')
-    .where({ source_type: 'project', user_id: userId })
-    .where('access_level', '>=', minLevel)
-    .whereNull('requested_at');
+  const direct = db('members').select('source_id as project_id').where({ source_type: 'project', user_id: userId }).where('access_level', '>=', minLevel).whereNull('requested_at');
   const viaGroup = db('projects as ap')
     .select('ap.id as project_id')
     .join('namespace_ancestors as ana', 'ana.namespace_id', 'ap.namespace_id')
@@ -47,10 +43,7 @@ export function authorizedProjectIds(db: Conn, userId: number, minLevel = GUEST)
     .whereNull('sm.requested_at');
   // GitLab's project_authorizations give the owner of a personal namespace Maintainer.
   if (minLevel > MASTER) return direct.union([viaGroup, viaShare]);
-  const personal = db('projects as pp')
-    .select('pp.id as project_id')
-    .join('namespaces as pn', 'pn.id', 'pp.namespace_id')
-    .where('pn.owner_id', userId);
+  const personal = db('projects as pp').select('pp.id as project_id').join('namespaces as pn', 'pn.id', 'pp.namespace_id').where('pn.owner_id', userId);
   return direct.union([viaGroup, viaShare, personal]);
 }
 

@@ -31,12 +31,7 @@ export interface SnippetFacts {
 }
 
 export type ProjectSnippetAbility = 'read_project_snippet' | 'update_project_snippet' | 'admin_project_snippet';
-export type PersonalSnippetAbility =
-  | 'read_personal_snippet'
-  | 'update_personal_snippet'
-  | 'destroy_personal_snippet'
-  | 'admin_personal_snippet'
-  | 'comment_personal_snippet';
+export type PersonalSnippetAbility = 'read_personal_snippet' | 'update_personal_snippet' | 'destroy_personal_snippet' | 'admin_personal_snippet' | 'comment_personal_snippet';
 
 function active(user: UserRow | null): user is UserRow {
   return !!user && user.state !== 'blocked';
@@ -64,13 +59,7 @@ export function canCreateProjectSnippet(user: UserRow | null, project: ProjectWi
 }
 
 /** One snippet of the project (policy-internal: callers outside policy/ use `can()`). */
-export function projectSnippetCan(
-  user: UserRow | null,
-  project: ProjectWithNamespace,
-  access: ProjectAccess,
-  snippet: SnippetFacts,
-  ability: ProjectSnippetAbility,
-): boolean {
+export function projectSnippetCan(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, snippet: SnippetFacts, ability: ProjectSnippetAbility): boolean {
   if (!canReadProjectSnippets(user, project, access)) return false;
   const author = !!user && snippet.author_id === user.id;
   if (author || isAdmin(user)) return true;

@@ -18,7 +18,12 @@ export const AVATAR_MAX_BYTES = 200 * 1024;
 export const IMAGE_EXT = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff'];
 
 const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', tiff: 'image/tiff',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  tiff: 'image/tiff',
 };
 
 /** An uploaded file as the API hands it over (on disk until the request ends). */

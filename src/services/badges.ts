@@ -54,7 +54,9 @@ export async function updateBadge(db: Conn, badge: BadgeRow, changes: Partial<Ba
   if (errors) throw new Invalid(errors);
   const urls = stripped(next);
   if (urls.link_url !== badge.link_url || urls.image_url !== badge.image_url) {
-    await db('badges').where({ id: badge.id }).update({ ...urls, updated_at: now() });
+    await db('badges')
+      .where({ id: badge.id })
+      .update({ ...urls, updated_at: now() });
   }
   return db('badges').where({ id: badge.id }).first();
 }

@@ -19,7 +19,10 @@ export type CacheTopic = 'tokens' | 'users' | 'memberships' | 'projects' | 'issu
 
 /** Moves the topic's epoch; call it inside the transaction that changes what the topic caches. */
 export async function bumpEpoch(db: Conn, topic: CacheTopic): Promise<void> {
-  await db('cache_epochs').insert({ topic, epoch: 1 }).onConflict('topic').merge({ epoch: db.raw('cache_epochs.epoch + 1') });
+  await db('cache_epochs')
+    .insert({ topic, epoch: 1 })
+    .onConflict('topic')
+    .merge({ epoch: db.raw('cache_epochs.epoch + 1') });
 }
 
 /**

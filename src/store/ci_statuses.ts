@@ -21,9 +21,7 @@ export interface StatusFacts {
 export function compositeStatus(jobs: readonly StatusFacts[]): CiStatus {
   if (jobs.length === 0) return 'skipped';
   // Allowed-to-fail failures and cancels, and optional manual jobs, do not count.
-  const ignored = (j: StatusFacts) =>
-    (!!j.allow_failure && (j.status === 'failed' || j.status === 'canceled')) ||
-    (!!j.allow_failure && j.status === 'manual');
+  const ignored = (j: StatusFacts) => (!!j.allow_failure && (j.status === 'failed' || j.status === 'canceled')) || (!!j.allow_failure && j.status === 'manual');
   const counted = jobs.filter((j) => !ignored(j)).map((j) => j.status);
   const has = (s: CiStatus) => counted.includes(s);
   const only = (...set: CiStatus[]) => counted.length > 0 && counted.every((s) => set.includes(s));

@@ -125,10 +125,10 @@ async function copyTable(source: Db, target: Tx, table: string, progress: CopyPr
   let last = -Infinity;
   for (;;) {
     // Keyset pages in rowid order (the id for tables that have one): parents before children.
-    const rows: Record<string, unknown>[] = await source.raw(
-      `SELECT rowid AS "__rowid", * FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-      [last === -Infinity ? Number.MIN_SAFE_INTEGER : last, batch],
-    );
+    const rows: Record<string, unknown>[] = await source.raw(`SELECT rowid AS "__rowid", * FROM "${table}" WHERE rowid > ? ORDER BY rowid LIMIT ?`, [
+      last === -Infinity ? Number.MIN_SAFE_INTEGER : last,
+      batch,
+    ]);
     if (!rows.length) break;
     last = Number(rows[rows.length - 1].__rowid);
     const values = rows.map((r) => {
@@ -150,7 +150,10 @@ async function copyTable(source: Db, target: Tx, table: string, progress: CopyPr
     }
     progress.copied(table, rows.length);
   }
-  for (const { id, column, value } of later) await target(table).where({ id }).update({ [column]: value });
+  for (const { id, column, value } of later)
+    await target(table)
+      .where({ id })
+      .update({ [column]: value });
   if (numericId) await advanceIdSequence(target, table);
 }
 
@@ -181,9 +184,7 @@ export async function copySqliteToPostgres(from: string, to: string, progress: C
       for (const t of tables) if (!SEEDED_BY_MIGRATIONS.has(t) && (await countRows(tx, t)) > 0) filled.push(t);
       if (filled.length) throw new CopyError(`the target database is not empty (rows in ${filled.join(', ')}): copy into a new, empty database`);
       for (const t of tables) if (SEEDED_BY_MIGRATIONS.has(t)) await tx(t).del();
-      const sourceTables = new Set(
-        (await source.raw(`SELECT name FROM sqlite_master WHERE type = 'table'`)).map((r: { name: string }) => r.name),
-      );
+      const sourceTables = new Set((await source.raw(`SELECT name FROM sqlite_master WHERE type = 'table'`)).map((r: { name: string }) => r.name));
       const absent = tables.filter((t) => !sourceTables.has(t));
       if (absent.length) throw new CopyError(`the source has no table ${absent.join(', ')}: is it a Wharf database?`);
       // A deferred transaction on SQLite: a consistent snapshot that blocks no writer.

@@ -15,7 +15,14 @@ export function humanTime(seconds: number): string | null {
   const sign = seconds < 0 ? '-' : '';
   let rest = Math.abs(seconds);
   const parts: string[] = [];
-  for (const [unit, size] of [['mo', MONTH], ['w', WEEK], ['d', DAY], ['h', HOUR], ['m', MINUTE], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['mo', MONTH],
+    ['w', WEEK],
+    ['d', DAY],
+    ['h', HOUR],
+    ['m', MINUTE],
+    ['s', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n) parts.push(`${n}${unit}`);
     rest -= n * size;

@@ -31,9 +31,7 @@ export interface ClaimOptions {
 /** A row is due: queued and its time has come, or running under a lease that has expired. */
 function due(stamp: string) {
   return (q: Knex.QueryBuilder) =>
-    q
-      .where((b) => b.where('jobs.state', 'queued').andWhere('jobs.run_at', '<=', stamp))
-      .orWhere((b) => b.where('jobs.state', 'running').andWhere('jobs.locked_until', '<', stamp));
+    q.where((b) => b.where('jobs.state', 'queued').andWhere('jobs.run_at', '<=', stamp)).orWhere((b) => b.where('jobs.state', 'running').andWhere('jobs.locked_until', '<', stamp));
 }
 
 /** Whether any job of these kinds is due (a read: an idle poll takes no write lock). */
@@ -141,7 +139,11 @@ export async function renewLeases(db: Conn, owner: string, ids: number[], leaseM
 
 /** Stores a running job's progress line; false when the lease is not this owner's any more. */
 export async function recordProgress(db: Conn, id: number, owner: string, message: string): Promise<boolean> {
-  return (await db('jobs').where({ id, locked_by: owner, state: 'running' }).update({ progress: message.slice(0, 1000) })) > 0;
+  return (
+    (await db('jobs')
+      .where({ id, locked_by: owner, state: 'running' })
+      .update({ progress: message.slice(0, 1000) })) > 0
+  );
 }
 
 const held = (tx: Conn, row: Pick<JobRow, 'id'>, owner: string) => tx('jobs').where({ id: row.id, locked_by: owner, state: 'running' });
@@ -194,7 +196,10 @@ async function finishFailed(tx: Conn, row: JobRow, error: string, at: Date): Pro
 /** Hands this owner's unfinished jobs back to the queue at once (a stop that could not wait). */
 export async function releaseJobs(db: Conn, owner: string, ids: number[], at = new Date()): Promise<void> {
   if (!ids.length) return;
-  await db('jobs').whereIn('id', ids).where({ locked_by: owner, state: 'running' }).update({ state: 'queued', run_at: at.toISOString(), locked_by: null, locked_until: null, attempts: db.raw('attempts - 1') });
+  await db('jobs')
+    .whereIn('id', ids)
+    .where({ locked_by: owner, state: 'running' })
+    .update({ state: 'queued', run_at: at.toISOString(), locked_by: null, locked_until: null, attempts: db.raw('attempts - 1') });
 }
 
 /** Removes finished jobs older than the cut-offs (the job rows' own retention). */

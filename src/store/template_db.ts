@@ -19,7 +19,10 @@ const digestFileOf = (template: string) => `${template}.digest`;
 /** A digest of the migration files knex runs (their names and contents, in order). */
 export function migrationsDigest(dir = migrationsDir): string {
   const hash = crypto.createHash('sha256');
-  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.js')).sort()) {
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.js'))
+    .sort()) {
     hash.update(`${name}\0`);
     hash.update(fs.readFileSync(path.join(dir, name)));
     hash.update('\0');

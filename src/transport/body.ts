@@ -32,11 +32,7 @@ export function decodedBody(req: http.IncomingMessage): Readable {
  * stream is then paused with the rest unread. Malformed, truncated or oversized heads
  * reject with BadRequestBody, whose message is the 400's body.
  */
-export function readHead<T>(
-  stream: Readable,
-  parse: (chunk: Buffer) => T | null,
-  limit: number,
-): Promise<{ value: T; head: Buffer }> {
+export function readHead<T>(stream: Readable, parse: (chunk: Buffer) => T | null, limit: number): Promise<{ value: T; head: Buffer }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

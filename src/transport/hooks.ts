@@ -53,7 +53,10 @@ let hooksDir: string | null = null;
 export function hooksPath(): string {
   if (hooksDir && fs.existsSync(path.join(hooksDir, 'pre-receive'))) return hooksDir;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-hooks-'));
-  for (const [name, text] of [['pre-receive', PRE_RECEIVE], ['post-receive', POST_RECEIVE]] as const) {
+  for (const [name, text] of [
+    ['pre-receive', PRE_RECEIVE],
+    ['post-receive', POST_RECEIVE],
+  ] as const) {
     const file = path.join(dir, name);
     fs.writeFileSync(file, text, { mode: 0o700 });
     fs.accessSync(file, fs.constants.X_OK);

@@ -22,7 +22,7 @@ import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { verifyPassword } from '../services/users/users.js';
 import { runningJobByToken } from '../finders/job_tokens.js';
 import { findUserById } from '../finders/users.js';
-import { GitAccessDenied, NO_MEMBERSHIP, type GitAbility, type GitActor } from './git_access.js';
+import { type GitAccessDenied, NO_MEMBERSHIP, type GitAbility, type GitActor } from './git_access.js';
 
 /** An HTTP answer to a git client: plain text, as GitLab renders them. */
 export class GitHttpError extends Error {
@@ -66,7 +66,10 @@ function abilitiesFor(scopes: string[]): Set<GitAbility> {
 }
 
 async function tokenActor(deps: Deps, password: string): Promise<GitActor | null> {
-  const token = await deps.db('personal_access_tokens').where({ token_digest: tokenDigest(password) }).first();
+  const token = await deps
+    .db('personal_access_tokens')
+    .where({ token_digest: tokenDigest(password) })
+    .first();
   if (!token || token.revoked || tokenExpired(token)) return null;
   const user: UserRow | undefined = await findUserById(deps.db, token.user_id);
   if (!user) return null;
@@ -87,10 +90,7 @@ async function jobTokenActor(deps: Deps, login: string, password: string): Promi
 /** Username or email plus the account password, for active users (GitLab's default). */
 async function passwordActor(deps: Deps, login: string, password: string): Promise<GitActor | null> {
   const lower = login.toLowerCase();
-  const user: UserRow | undefined = await deps.db('users')
-    .whereRaw('lower(username) = ?', [lower])
-    .orWhereRaw('lower(email) = ?', [lower])
-    .first();
+  const user: UserRow | undefined = await deps.db('users').whereRaw('lower(username) = ?', [lower]).orWhereRaw('lower(email) = ?', [lower]).first();
   if (!user || user.state !== 'active' || !(await verifyPassword(password, user.password_digest))) return null;
   return { user, abilities: new Set<GitAbility>(['download_code', 'push_code']) };
 }

@@ -120,7 +120,10 @@ export class CommandListReader {
     const nul = line.indexOf('\0');
     if (nul >= 0) {
       if (this.commands.length > 0) throw new PktLineError('capabilities after the first command');
-      this.capabilities = line.slice(nul + 1).split(' ').filter(Boolean);
+      this.capabilities = line
+        .slice(nul + 1)
+        .split(' ')
+        .filter(Boolean);
       line = line.slice(0, nul);
     }
     if (this.commands.length === 0 && nul < 0 && SHALLOW.test(line)) return;

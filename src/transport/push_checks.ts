@@ -28,8 +28,7 @@ export async function pushChecks(
   /** The instance's default branch protection (it decides about an empty repository). */
   protection?: number,
 ): Promise<HookCheck[]> {
-  const check = (update: RefUpdate): Promise<RefCheck> | RefCheck =>
-    actor.deployKey ? deployKeyRefCheck(update) : checkRefUpdate(db, actor.user, project, access, update);
+  const check = (update: RefUpdate): Promise<RefCheck> | RefCheck => (actor.deployKey ? deployKeyRefCheck(update) : checkRefUpdate(db, actor.user, project, access, update));
   const out: HookCheck[] = [];
   for (const c of commands) {
     const update: RefUpdate = { ref: c.ref, oldOid: c.oldOid, newOid: c.newOid, isForce: false, emptyRepo, protection };

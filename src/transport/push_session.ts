@@ -25,7 +25,12 @@ import { pushChecks } from './push_checks.js';
  */
 async function clearLeftoverLocks(deps: Deps, req: GitRequest, list: CommandList): Promise<void> {
   try {
-    await withProjectRepository(deps, req.project, (gitdir) => clearStaleRefLocks(gitdir, list.commands.map((c) => c.ref)));
+    await withProjectRepository(deps, req.project, (gitdir) =>
+      clearStaleRefLocks(
+        gitdir,
+        list.commands.map((c) => c.ref),
+      ),
+    );
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status === 404 || status === 409) throw new GitAccessDenied(MESSAGES.projectNotFound, true);

@@ -190,7 +190,10 @@ export function runService(run: ServiceRun): Promise<ServiceResult> {
 
 /** The line of git's stderr worth showing: its last `fatal:`/`error:` line, or a generic one. */
 function errorLine(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const last = [...lines].reverse().find((l) => /^(fatal|error):/.test(l));
   return (last ?? 'the git process failed').slice(0, 400);
 }

@@ -17,7 +17,6 @@ import type { Readable } from 'node:stream';
 import type { ServerChannel } from 'ssh2';
 import { processGroupWatchdog } from './process_watchdog.js';
 
-
 /** Rewrites git's output on its way to the client (receive-pack's side-band messages). */
 export interface OutputRewrite {
   feed(chunk: Buffer): Buffer;

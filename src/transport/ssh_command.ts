@@ -20,9 +20,7 @@ const MAX_SEGMENT = 255;
 export const DISALLOWED = 'Disallowed command';
 export const INVALID_PATH = 'Invalid repository path';
 
-export type SshCommand =
-  | { ok: true; command: GitCommand; /** `namespace/project`, without `.git`. */ path: string }
-  | { ok: false; message: string };
+export type SshCommand = { ok: true; command: GitCommand; /** `namespace/project`, without `.git`. */ path: string } | { ok: false; message: string };
 
 /** The project path of a quoted repository path, or null when it is not one. */
 export function projectPathOf(quoted: string): string | null {

@@ -58,11 +58,18 @@ describe('Activity story: events and to-dos', () => {
     ok(r, 201);
     projectId = r.body.id;
     fullPath = r.body.path_with_namespace;
-    for (const [who, level] of [[bob, 30], [carol, 20], [gina, 10]] as const) {
+    for (const [who, level] of [
+      [bob, 30],
+      [carol, 20],
+      [gina, 10],
+    ] as const) {
       ok(await s.post(`/projects/${projectId}/members`, { token: alice.token, json: { user_id: who.user.id, access_level: level } }), 201);
     }
     // 2. Code arrives through the API.
-    ok(await s.post(`/projects/${projectId}/repository/files/README.md`, { token: alice.token, json: { branch: 'master', content: '# story\n', commit_message: 'Add README' } }), 201);
+    ok(
+      await s.post(`/projects/${projectId}/repository/files/README.md`, { token: alice.token, json: { branch: 'master', content: '# story\n', commit_message: 'Add README' } }),
+      201,
+    );
     // 3. An issue, assigned to Bob, addressing Carol.
     r = await s.post(`/projects/${projectId}/issues`, {
       token: alice.token,
@@ -155,11 +162,7 @@ describe('Activity story: events and to-dos', () => {
       'bob opened MergeRequest Fix the crash',
       'alice accepted MergeRequest Fix the crash',
     ]);
-    expect(await events(`/projects/${projectId}/events`, carol.token, { action: 'joined', sort: 'desc' })).to.deep.equal([
-      'gina joined - -',
-      'carol joined - -',
-      'bob joined - -',
-    ]);
+    expect(await events(`/projects/${projectId}/events`, carol.token, { action: 'joined', sort: 'desc' })).to.deep.equal(['gina joined - -', 'carol joined - -', 'bob joined - -']);
     const [comment, review] = (await s.get(`/projects/${projectId}/events`, { query: { target_type: 'note', sort: 'asc' } })).body;
     expect(review.note).to.deep.include({ id: mrNote.id, noteable_type: 'MergeRequest', noteable_id: mr.id, noteable_iid: mr.iid });
     expect(review).to.include({ target_title: 'Fix the crash', target_iid: mrNote.id });
@@ -193,10 +196,7 @@ describe('Activity story: events and to-dos', () => {
     expect(await todos(bob, { type: 'Issue' })).to.deep.equal([]);
     expect(brief(await todos(bob, { state: 'done' }))).to.deep.equal(['alice assigned Issue Crash on start']);
     // Carol: addressed on both issues (she may read the confidential one).
-    expect(brief(await todos(carol))).to.deep.equal([
-      'alice directly_addressed Issue Security hole',
-      'alice directly_addressed Issue Crash on start',
-    ]);
+    expect(brief(await todos(carol))).to.deep.equal(['alice directly_addressed Issue Security hole', 'alice directly_addressed Issue Crash on start']);
     // Gina: addressed by Bob's comment, but not on the confidential issue she cannot read.
     const [fromNote, ...rest] = await todos(gina);
     expect(rest).to.deep.equal([]);

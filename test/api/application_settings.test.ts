@@ -287,7 +287,15 @@ describe('Application settings', () => {
     });
 
     it("answers the model's validation messages, and stores nothing", async () => {
-      await s.put('/application/settings', { json: { housekeeping_enabled: true, housekeeping_bitmaps_enabled: true, housekeeping_incremental_repack_period: 10, housekeeping_full_repack_period: 50, housekeeping_gc_period: 200 } });
+      await s.put('/application/settings', {
+        json: {
+          housekeeping_enabled: true,
+          housekeeping_bitmaps_enabled: true,
+          housekeeping_incremental_repack_period: 10,
+          housekeeping_full_repack_period: 50,
+          housekeeping_gc_period: 200,
+        },
+      });
       const before = (await s.get('/application/settings')).body;
       const cases: [Record<string, unknown>, Record<string, string[]>][] = [
         [{ restricted_visibility_levels: ['public', 'secret'] }, { restricted_visibility_levels: ["'secret' is not a valid visibility level"] }],
@@ -296,11 +304,17 @@ describe('Application settings', () => {
         [{ session_expire_delay: -5 }, { session_expire_delay: ['must be greater than or equal to 0'] }],
         [{ housekeeping_full_repack_period: 5 }, { housekeeping_full_repack_period: ['must be greater than or equal to 10'] }],
         [{ housekeeping_gc_period: 20 }, { housekeeping_gc_period: ['must be greater than or equal to 50'] }],
-        [{ gitaly_timeout_default: 55, gitaly_timeout_medium: 30, gitaly_timeout_fast: 60 }, { gitaly_timeout_medium: ['must be greater than or equal to 60'], gitaly_timeout_fast: ['must be less than or equal to 55'] }],
-        [{ sidekiq_throttling_enabled: true, sidekiq_throttling_queus: [], sidekiq_throttling_factor: 1.5 }, {
-          sidekiq_throttling_factor: ['must be less than 1'],
-          sidekiq_throttling_queues: ['Queues to throttle cannot be empty if Sidekiq Throttling is enabled.'],
-        }],
+        [
+          { gitaly_timeout_default: 55, gitaly_timeout_medium: 30, gitaly_timeout_fast: 60 },
+          { gitaly_timeout_medium: ['must be greater than or equal to 60'], gitaly_timeout_fast: ['must be less than or equal to 55'] },
+        ],
+        [
+          { sidekiq_throttling_enabled: true, sidekiq_throttling_queus: [], sidekiq_throttling_factor: 1.5 },
+          {
+            sidekiq_throttling_factor: ['must be less than 1'],
+            sidekiq_throttling_queues: ['Queues to throttle cannot be empty if Sidekiq Throttling is enabled.'],
+          },
+        ],
         [{ domain_blacklist_enabled: true, domain_blacklist: '' }, { domain_blacklist: ['Domain blacklist cannot be empty if Blacklist is enabled.'] }],
         [{ recaptcha_enabled: true, recaptcha_site_key: '', recaptcha_private_key: 'p' }, { recaptcha_site_key: ["can't be blank"] }],
         [{ akismet_enabled: true, akismet_api_key: ' ' }, { akismet_api_key: ["can't be blank"] }],

@@ -111,7 +111,15 @@ describe('GET /projects/:id/repository/archive', () => {
     const ours = execFileSync('tar', ['-tvf', path.join(tmp, 'w.tar'), '--full-time', '--numeric-owner']).toString();
     const theirs = execFileSync('sh', ['-c', `git -C "${bare}" archive --format=tar --prefix=${prefix}/ ${head} | tar -tvf - --full-time --numeric-owner`]).toString();
     const names = (t: string) =>
-      t.trim().split('\n').map((l) => l.replace(/ -> .*$/, '').split(/\s+/).pop()!)
+      t
+        .trim()
+        .split('\n')
+        .map((l) =>
+          l
+            .replace(/ -> .*$/, '')
+            .split(/\s+/)
+            .pop()!,
+        )
         .filter((n) => n !== 'pax_global_header'); // git's tar carries the commit id in a pax header
     expect(names(ours)).to.deep.equal(names(theirs));
     expect(ours).to.match(/^lrwxrwxrwx .*\/link-to-readme -> README\.md$/m);

@@ -42,7 +42,11 @@ describe('Archived projects: read-only for everyone', () => {
       notes: await n('notes', { project_id: id }),
       labels: await n('labels', { project_id: id }),
       milestones: await n('milestones', { project_id: id }),
-      awards: await s.db('award_emoji').count({ n: '*' }).first().then((r) => Number(r!.n)),
+      awards: await s
+        .db('award_emoji')
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n)),
       issue: await s.db('issues').where({ project_id: id, iid: issueIid }).first('title', 'time_estimate', 'updated_at'),
       mr: await s.db('merge_requests').where({ target_project_id: id, iid: mrIid }).first('title', 'state', 'updated_at'),
       milestone: await s.db('milestones').where({ id: milestoneId }).first('title', 'state'),
@@ -146,7 +150,7 @@ describe('Archived projects: read-only for everyone', () => {
       expect(await counts()).to.deep.equal(countsBefore);
     });
 
-    it('refuses git push with GitLab\'s message', async () => {
+    it("refuses git push with GitLab's message", async () => {
       const dir = tempDir();
       await gitOk(['clone', '-q', repoUrl(s, fullPath, owner.token), dir]);
       await commit(dir, { 'pushed.txt': 'x\n' });
@@ -158,12 +162,34 @@ describe('Archived projects: read-only for everyone', () => {
 
     it('answers every read with 200', async () => {
       const reads = [
-        '', '/repository/tree', '/repository/files/README.md?ref=master', '/repository/files/README.md/raw?ref=master',
-        '/repository/branches', '/repository/branches/master', '/repository/commits', '/repository/tags', '/repository/compare?from=master&to=feature',
-        '/labels', `/labels/${labelId}`, '/milestones', `/milestones/${milestoneId}`, `/milestones/${milestoneId}/issues`, `/milestones/${milestoneId}/merge_requests`,
-        '/issues', `/issues/${issueIid}`, `/issues/${issueIid}/notes`, `/issues/${issueIid}/notes/${noteId}`, `/issues/${issueIid}/award_emoji`,
-        `/issues/${issueIid}/time_stats`, '/merge_requests', `/merge_requests/${mrIid}`, `/merge_requests/${mrIid}/notes`, `/merge_requests/${mrIid}/changes`,
-        '/protected_branches', '/members', '/events',
+        '',
+        '/repository/tree',
+        '/repository/files/README.md?ref=master',
+        '/repository/files/README.md/raw?ref=master',
+        '/repository/branches',
+        '/repository/branches/master',
+        '/repository/commits',
+        '/repository/tags',
+        '/repository/compare?from=master&to=feature',
+        '/labels',
+        `/labels/${labelId}`,
+        '/milestones',
+        `/milestones/${milestoneId}`,
+        `/milestones/${milestoneId}/issues`,
+        `/milestones/${milestoneId}/merge_requests`,
+        '/issues',
+        `/issues/${issueIid}`,
+        `/issues/${issueIid}/notes`,
+        `/issues/${issueIid}/notes/${noteId}`,
+        `/issues/${issueIid}/award_emoji`,
+        `/issues/${issueIid}/time_stats`,
+        '/merge_requests',
+        `/merge_requests/${mrIid}`,
+        `/merge_requests/${mrIid}/notes`,
+        `/merge_requests/${mrIid}/changes`,
+        '/protected_branches',
+        '/members',
+        '/events',
       ];
       for (const who of [owner, admin]) {
         for (const path of reads) {
@@ -174,7 +200,7 @@ describe('Archived projects: read-only for everyone', () => {
       }
     });
 
-    it('leaves open what 10.8 leaves open: protected-branch rules, settings, subscriptions to issues and labels, to-dos, removing one\'s own award', async () => {
+    it("leaves open what 10.8 leaves open: protected-branch rules, settings, subscriptions to issues and labels, to-dos, removing one's own award", async () => {
       // admin_project is not among the abilities an archived project refuses.
       created(await s.post(`${base}/protected_branches`, { token: owner.token, json: { name: 'release-*' } }));
       expect((await s.delete(`${base}/protected_branches/release-*`, { token: owner.token })).status).to.equal(204);

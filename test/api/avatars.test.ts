@@ -14,7 +14,14 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const FORMAT_ERROR = 'file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff';
 
 /** Sends a multipart body as a browser or python-gitlab does: fields and one `avatar` file. */
-async function multipart(s: TestServer, method: string, path: string, fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }, token: string | null = ROOT_TOKEN) {
+async function multipart(
+  s: TestServer,
+  method: string,
+  path: string,
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer; type?: string },
+  token: string | null = ROOT_TOKEN,
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   if (file) form.append('avatar', new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name);
@@ -65,7 +72,13 @@ describe('Avatars', () => {
   });
 
   it("refuses a file that is not an image or is over 200 KB with 10.8's validation errors, writing nothing", async () => {
-    const text = await multipart(s, 'POST', '/users', { email: 'txt@example.com', username: 'txt', name: 'Txt', password: 'secret-password' }, { name: 'notes.txt', data: Buffer.from('hello'), type: 'text/plain' });
+    const text = await multipart(
+      s,
+      'POST',
+      '/users',
+      { email: 'txt@example.com', username: 'txt', name: 'Txt', password: 'secret-password' },
+      { name: 'notes.txt', data: Buffer.from('hello'), type: 'text/plain' },
+    );
     expect(text.status).to.equal(400);
     expect(text.body).to.deep.equal({ message: { avatar: [FORMAT_ERROR] } });
     expect((await s.get('/users', { query: { username: 'txt' } })).body).to.deep.equal([]);
@@ -160,9 +173,17 @@ describe('Avatars', () => {
 
   it("builds the Gravatar URL as 10.8's GravatarService: secure host over https, the username without an e-mail", () => {
     const md5 = (v: string) => crypto.createHash('md5').update(v).digest('hex');
-    expect(avatarUrl({ avatar_url: null, email: ' Carol@Example.com ' }, new Urls('https://git.example.com'))).to.equal(`https://secure.gravatar.com/avatar/${md5('carol@example.com')}?s=80&d=identicon`);
-    expect(avatarUrl({ avatar_url: null, email: 'carol@example.com' }, new Urls('http://git.example.com'))).to.equal(`https://www.gravatar.com/avatar/${md5('carol@example.com')}?s=80&d=identicon`);
-    expect(avatarUrl({ avatar_url: null, email: '', username: 'Carol' }, new Urls('http://git.example.com'))).to.equal(`https://www.gravatar.com/avatar/${md5('carol')}?s=80&d=identicon`);
-    expect(avatarUrl({ avatar_url: '/uploads/-/system/user/avatar/1/a.png', email: 'x@y' }, new Urls('https://git.example.com/'))).to.equal('https://git.example.com/uploads/-/system/user/avatar/1/a.png');
+    expect(avatarUrl({ avatar_url: null, email: ' Carol@Example.com ' }, new Urls('https://git.example.com'))).to.equal(
+      `https://secure.gravatar.com/avatar/${md5('carol@example.com')}?s=80&d=identicon`,
+    );
+    expect(avatarUrl({ avatar_url: null, email: 'carol@example.com' }, new Urls('http://git.example.com'))).to.equal(
+      `https://www.gravatar.com/avatar/${md5('carol@example.com')}?s=80&d=identicon`,
+    );
+    expect(avatarUrl({ avatar_url: null, email: '', username: 'Carol' }, new Urls('http://git.example.com'))).to.equal(
+      `https://www.gravatar.com/avatar/${md5('carol')}?s=80&d=identicon`,
+    );
+    expect(avatarUrl({ avatar_url: '/uploads/-/system/user/avatar/1/a.png', email: 'x@y' }, new Urls('https://git.example.com/'))).to.equal(
+      'https://git.example.com/uploads/-/system/user/avatar/1/a.png',
+    );
   });
 });

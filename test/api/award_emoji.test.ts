@@ -38,7 +38,12 @@ describe('Award emoji', () => {
     const i = await issue(p);
     const n = (await s.post(`${p.issues}/${i.iid}/notes`, { token: owner.token, json: { body: 'n' } })).body;
     for (const base of [`${p.issues}/${i.iid}/award_emoji`, `${p.issues}/${i.iid}/notes/${n.id}/award_emoji`, `/projects/${p.id}/merge_requests/1/award_emoji`]) {
-      for (const [method, path] of [['GET', base], ['GET', `${base}/1`], ['POST', base], ['DELETE', `${base}/1`]]) {
+      for (const [method, path] of [
+        ['GET', base],
+        ['GET', `${base}/1`],
+        ['POST', base],
+        ['DELETE', `${base}/1`],
+      ]) {
         const r = await s.request(method, path, { token: null, json: method === 'POST' ? { name: 'smile' } : undefined });
         expect(r.status, `${method} ${path}`).to.equal(401);
         expect(r.body).to.deep.equal(UNAUTHORIZED);
@@ -70,7 +75,7 @@ describe('Award emoji', () => {
       expect(got.body).to.include({ upvotes: 2, downvotes: 1 });
     });
 
-    it('answers GitLab\'s 404 with the model errors for a duplicate or an unknown name', async () => {
+    it("answers GitLab's 404 with the model errors for a duplicate or an unknown name", async () => {
       await award(base, 'tada', master.token);
       const dup = await s.post(base, { token: master.token, json: { name: 'tada' } });
       expect(dup.status).to.equal(404);
@@ -106,7 +111,16 @@ describe('Award emoji', () => {
     it('lists in award order with paging, and shows one', async () => {
       const list = await s.get(base, { token: guest.token, query: { per_page: 2 } });
       expect(list.status).to.equal(200);
-      expect(list.headers.get('x-total')).to.equal(String(await s.db('award_emoji').where({ awardable_type: 'Issue', awardable_id: i.id }).count({ n: '*' }).first().then((r) => (r as { n: number }).n)));
+      expect(list.headers.get('x-total')).to.equal(
+        String(
+          await s
+            .db('award_emoji')
+            .where({ awardable_type: 'Issue', awardable_id: i.id })
+            .count({ n: '*' })
+            .first()
+            .then((r) => (r as { n: number }).n),
+        ),
+      );
       expect(list.body).to.have.length(2);
       expect(list.body[0].id < list.body[1].id).to.equal(true);
       const one = await s.get(`${base}/${list.body[1].id}`, { token: guest.token });
@@ -130,7 +144,7 @@ describe('Award emoji', () => {
       expect(bad.body).to.deep.equal({ error: 'issue_iid is invalid' });
     });
 
-    it('lets only the award\'s owner or an admin remove it (others: 401)', async () => {
+    it("lets only the award's owner or an admin remove it (others: 401)", async () => {
       const mine = await award(base, 'rocket', guest.token);
       for (const who of [master, owner, dev]) {
         const r = await s.delete(`${base}/${mine.id}`, { token: who.token });
@@ -188,7 +202,12 @@ describe('Award emoji', () => {
       const n = (await s.post(`${p.issues}/${i.iid}/notes`, { token: reporter.token, json: { body: 'psst' } })).body;
       for (const base of [`${p.issues}/${i.iid}/award_emoji`, `${p.issues}/${i.iid}/notes/${n.id}/award_emoji`]) {
         for (const who of [guest, stranger]) {
-          for (const [method, path] of [['GET', base], ['GET', `${base}/${a.id}`], ['POST', base], ['DELETE', `${base}/${a.id}`]]) {
+          for (const [method, path] of [
+            ['GET', base],
+            ['GET', `${base}/${a.id}`],
+            ['POST', base],
+            ['DELETE', `${base}/${a.id}`],
+          ]) {
             const r = await s.request(method, path, { token: who.token, json: method === 'POST' ? { name: 'smile' } : undefined });
             expect(r.status, `${who.user.username} ${method} ${path}`).to.equal(404);
             expect(r.body).to.deep.equal(AWARD_NOT_FOUND);
@@ -216,7 +235,10 @@ describe('Award emoji', () => {
     const p = await project();
     const i = await issue(p);
     const n = (await s.post(`${p.issues}/${i.iid}/notes`, { token: owner.token, json: { body: 'note' } })).body;
-    for (const [who, path] of [[guest, `${p.issues}/${i.iid}/award_emoji`], [dev, `${p.issues}/${i.iid}/notes/${n.id}/award_emoji`]] as const) {
+    for (const [who, path] of [
+      [guest, `${p.issues}/${i.iid}/award_emoji`],
+      [dev, `${p.issues}/${i.iid}/notes/${n.id}/award_emoji`],
+    ] as const) {
       const todo = await s.post(`${p.issues}/${i.iid}/todo`, { token: who.token });
       expect(todo.status, todo.text).to.equal(201);
       expect((await s.get('/todos', { token: who.token })).body).to.have.length(1);

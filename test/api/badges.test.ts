@@ -58,8 +58,10 @@ describe('Badges API', function () {
       expect(await count()).to.equal(before);
     });
 
-    it('lists its own and its group\'s badges oldest first, to anonymous readers too', async () => {
-      const g = created(await s.post(`/groups/${group.id}/badges`, { token: owner.token, json: { link_url: 'https://g.example.com/%{project_id}', image_url: 'https://g.example.com/i.svg' } }));
+    it("lists its own and its group's badges oldest first, to anonymous readers too", async () => {
+      const g = created(
+        await s.post(`/groups/${group.id}/badges`, { token: owner.token, json: { link_url: 'https://g.example.com/%{project_id}', image_url: 'https://g.example.com/i.svg' } }),
+      );
       const r = await s.get(url(), { token: null });
       expect(r.status).to.equal(200);
       const last = r.body[r.body.length - 1];
@@ -71,7 +73,9 @@ describe('Badges API', function () {
     });
 
     it("changes a group's badge only through the group (403), its own through PUT", async () => {
-      const g = created(await s.post(`/groups/${group.id}/badges`, { token: owner.token, json: { link_url: 'https://g.example.com/a', image_url: 'https://g.example.com/a.svg' } }));
+      const g = created(
+        await s.post(`/groups/${group.id}/badges`, { token: owner.token, json: { link_url: 'https://g.example.com/a', image_url: 'https://g.example.com/a.svg' } }),
+      );
       const put = await s.put(url(`/${g.id}`), { token: master.token, json: { link_url: 'https://evil.example.com' } });
       expect(put.status).to.equal(403);
       expect(put.body).to.deep.equal({ message: 'To update a Group badge please use the Group endpoint' });
@@ -83,7 +87,11 @@ describe('Badges API', function () {
       const own = created(await s.post(url(), { token: master.token, json: { link_url: 'https://a.example.com', image_url: 'https://a.example.com/i.svg' } }));
       const changed = await s.put(url(`/${own.id}`), { token: master.token, json: { image_url: 'https://b.example.com/%{project_id}.svg' } });
       expect(changed.status).to.equal(200);
-      expect(changed.body).to.include({ link_url: 'https://a.example.com', image_url: 'https://b.example.com/%{project_id}.svg', rendered_image_url: `https://b.example.com/${project.id}.svg` });
+      expect(changed.body).to.include({
+        link_url: 'https://a.example.com',
+        image_url: 'https://b.example.com/%{project_id}.svg',
+        rendered_image_url: `https://b.example.com/${project.id}.svg`,
+      });
       const invalid = await s.put(url(`/${own.id}`), { token: master.token, json: { link_url: 'javascript:void(0)' } });
       expect(invalid.status).to.equal(400);
       expect(invalid.body).to.deep.equal({ message: { link_url: ['must be a valid URL'] } });
@@ -158,7 +166,9 @@ describe('Badges API', function () {
 
     it('a group without projects shows its badges unrendered; PUT, DELETE and 404', async () => {
       const empty = created(await s.post('/groups', { token: owner.token, json: { name: 'Empty', path: 'empty-group', visibility: 'public' } }));
-      const b = created(await s.post(`/groups/${empty.id}/badges`, { token: owner.token, json: { link_url: 'https://x.example.com/%{project_id}', image_url: 'https://x.example.com/i.svg' } }));
+      const b = created(
+        await s.post(`/groups/${empty.id}/badges`, { token: owner.token, json: { link_url: 'https://x.example.com/%{project_id}', image_url: 'https://x.example.com/i.svg' } }),
+      );
       expect(b.rendered_link_url).to.equal('https://x.example.com/%{project_id}');
       const put = await s.put(`/groups/${empty.id}/badges/${b.id}`, { token: owner.token, json: { link_url: 'https://y.example.com' } });
       expect(put.status).to.equal(200);

@@ -102,7 +102,11 @@ describe('HTTP basics', () => {
   });
 
   it('answers unknown routes and methods with 404 {"error":"404 Not Found"}', async () => {
-    for (const [method, p] of [['GET', '/nothing/here'], ['DELETE', '/version'], ['GET', '/api/v4']] as const) {
+    for (const [method, p] of [
+      ['GET', '/nothing/here'],
+      ['DELETE', '/version'],
+      ['GET', '/api/v4'],
+    ] as const) {
       const r = await s.request(method, p);
       expect(r.status, `${method} ${p}`).to.equal(404);
       expect(r.body).to.deep.equal({ error: '404 Not Found' });

@@ -32,7 +32,10 @@ describe('Branches API', () => {
   async function project(visibility = 'private') {
     const name = `b${++counter}`;
     const r = await s.post('/projects', { token: alice.token, json: { name, visibility } });
-    for (const [who, level] of [[reporter, REPORTER], [guest, GUEST]] as const) {
+    for (const [who, level] of [
+      [reporter, REPORTER],
+      [guest, GUEST],
+    ] as const) {
       await insertMember(s.db, { sourceType: 'project', sourceId: r.body.id, userId: who.user.id, accessLevel: level });
     }
     return { id: r.body.id as number, dir: path.join(s.dir, 'repos', 'alice', `${name}.git`), url: `/projects/${r.body.id}/repository/branches` };
@@ -50,7 +53,10 @@ describe('Branches API', () => {
     await write(p.id, 'master', 'one');
     const first = head(p.dir, 'master');
     await write(p.id, 'master', 'two');
-    for (const [name, ref] of [['behind', first], ['same', 'master']]) {
+    for (const [name, ref] of [
+      ['behind', first],
+      ['same', 'master'],
+    ]) {
       const r = await s.post(p.url, { token: alice.token, json: { branch: name, ref } });
       expect(r.status, r.text).to.equal(201);
     }
@@ -156,7 +162,13 @@ describe('Branches API', () => {
       const p = await seeded();
       const sha = head(p.dir, 'behind');
       git(p.dir, ['tag', 'v1', sha]);
-      for (const [name, ref] of [['from-branch', 'ahead'], ['from-sha', sha], ['from-tag', 'v1'], ['from-short', sha.slice(0, 10)], ['nested/name', 'master']]) {
+      for (const [name, ref] of [
+        ['from-branch', 'ahead'],
+        ['from-sha', sha],
+        ['from-tag', 'v1'],
+        ['from-short', sha.slice(0, 10)],
+        ['nested/name', 'master'],
+      ]) {
         const r = await s.post(p.url, { token: alice.token, json: { branch: name, ref } });
         expect(r.status, name).to.equal(201);
         expectSchema(r.body, 'public_api/v4/branch.json');
@@ -166,7 +178,7 @@ describe('Branches API', () => {
       expectFsckClean(p.dir);
     });
 
-    it('answers 10.8\'s messages for a bad name, an existing branch and an unknown ref, changing nothing', async () => {
+    it("answers 10.8's messages for a bad name, an existing branch and an unknown ref, changing nothing", async () => {
       const p = await seeded();
       const before = refState(p.dir);
       const cases: [Record<string, string>, number, unknown][] = [
@@ -284,8 +296,38 @@ describe('Branches API', () => {
 
   describe('branch name rules', () => {
     it('agree with git check-ref-format --branch', () => {
-      const names = ['master', 'feature/x', 'ünïcode', 'a.lockx', '@', 'x/HEAD', 'a@b', 'HEAD', '-x', 'a b', 'a..b', '.a', 'a/.b', 'a.lock', 'a/b.lock/c',
-        'a/', '/a', 'a//b', 'a.', 'a@{b', 'a\\b', 'a*', 'a?', 'a[', 'a~', 'a^', 'a:', 'a\tb', 'a\u007fb', ''];
+      const names = [
+        'master',
+        'feature/x',
+        'ünïcode',
+        'a.lockx',
+        '@',
+        'x/HEAD',
+        'a@b',
+        'HEAD',
+        '-x',
+        'a b',
+        'a..b',
+        '.a',
+        'a/.b',
+        'a.lock',
+        'a/b.lock/c',
+        'a/',
+        '/a',
+        'a//b',
+        'a.',
+        'a@{b',
+        'a\\b',
+        'a*',
+        'a?',
+        'a[',
+        'a~',
+        'a^',
+        'a:',
+        'a\tb',
+        'a\u007fb',
+        '',
+      ];
       for (const name of names) {
         let gitSays = true;
         try {

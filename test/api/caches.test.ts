@@ -42,13 +42,19 @@ describe('Caches in one process', function () {
     const bob = await s.createUser('bob');
     expect((await s.get('/projects', { token: bob.token })).status).to.equal(200);
 
-    await s.db('personal_access_tokens').where({ user_id: bob.user.id }).update({ scopes: JSON.stringify(['read_user']) });
+    await s
+      .db('personal_access_tokens')
+      .where({ user_id: bob.user.id })
+      .update({ scopes: JSON.stringify(['read_user']) });
     const narrowed = await s.get('/projects', { token: bob.token });
     expect(narrowed.status).to.equal(403);
     expect(narrowed.body.error).to.equal('insufficient_scope');
     expect((await s.get('/user', { token: bob.token })).status).to.equal(200);
 
-    await s.db('personal_access_tokens').where({ user_id: bob.user.id }).update({ scopes: JSON.stringify(['api']), expires_at: '2001-01-01' });
+    await s
+      .db('personal_access_tokens')
+      .where({ user_id: bob.user.id })
+      .update({ scopes: JSON.stringify(['api']), expires_at: '2001-01-01' });
     const expired = await s.get('/user', { token: bob.token });
     expect(expired.status).to.equal(401);
     expect(expired.body).to.deep.equal(INVALID_EXPIRED);
@@ -234,8 +240,26 @@ describe('Project counts kept as columns', function () {
   });
 
   it('keeps every cache trigger after all migrations (a table rebuilt by a later migration would lose them)', async () => {
-    const tables = ['personal_access_tokens', 'users', 'members', 'project_group_links', 'namespace_ancestors', 'namespaces', 'projects',
-      'users_star_projects', 'custom_attributes', 'project_statistics', 'protected_branches', 'issues', 'merge_requests', 'issue_assignees', 'label_links', 'labels', 'milestones', 'award_emoji'];
+    const tables = [
+      'personal_access_tokens',
+      'users',
+      'members',
+      'project_group_links',
+      'namespace_ancestors',
+      'namespaces',
+      'projects',
+      'users_star_projects',
+      'custom_attributes',
+      'project_statistics',
+      'protected_branches',
+      'issues',
+      'merge_requests',
+      'issue_assignees',
+      'label_links',
+      'labels',
+      'milestones',
+      'award_emoji',
+    ];
     if (testEngine() === 'postgres') {
       // One statement-level trigger per table (migration 000026), one row-level per counter (000025).
       const rows = (await s.db.raw(`SELECT tgname FROM pg_trigger WHERE NOT tgisinternal`)).rows as { tgname: string }[];
@@ -244,14 +268,19 @@ describe('Project counts kept as columns', function () {
       for (const t of ['projects_forks_count', 'issues_open_count']) expect(names).to.include(t);
       return;
     }
-    const names = new Set(
-      ((await s.db('sqlite_master').where({ type: 'trigger' }).select('name')) as { name: string }[]).map((r) => r.name),
-    );
+    const names = new Set(((await s.db('sqlite_master').where({ type: 'trigger' }).select('name')) as { name: string }[]).map((r) => r.name));
     for (const table of tables) {
       for (const op of ['insert', 'update', 'delete']) expect(names, `${table}_epoch_${op}`).to.include(`${table}_epoch_${op}`);
     }
-    for (const t of ['projects_forks_count_insert', 'projects_forks_count_delete', 'projects_forks_count_update',
-      'issues_open_count_insert', 'issues_open_count_delete', 'issues_open_count_update']) expect(names).to.include(t);
+    for (const t of [
+      'projects_forks_count_insert',
+      'projects_forks_count_delete',
+      'projects_forks_count_update',
+      'issues_open_count_insert',
+      'issues_open_count_delete',
+      'issues_open_count_update',
+    ])
+      expect(names).to.include(t);
   });
 });
 

@@ -21,7 +21,10 @@ describe('CI variables API', function () {
 
   before(async () => {
     group = created(await s.post('/groups', { token: owner.token, json: { name: 'Ops', path: 'ops', visibility: 'private' } }));
-    for (const [who, level] of [[master, MASTER], [dev, DEVELOPER]] as const) {
+    for (const [who, level] of [
+      [master, MASTER],
+      [dev, DEVELOPER],
+    ] as const) {
       expect((await s.post(`/groups/${group.id}/members`, { token: owner.token, json: { user_id: who.user.id, access_level: level } })).status).to.equal(201);
     }
     project = created(await s.post('/projects', { token: owner.token, json: { name: 'deployer', namespace_id: group.id, visibility: 'private' } }));
@@ -107,7 +110,11 @@ describe('CI variables API', function () {
       });
 
       it(`answers 404 ${o.model} Not Found for a key it does not have`, async () => {
-        for (const [method, body] of [['GET', undefined], ['PUT', { value: 'x' }], ['DELETE', undefined]] as const) {
+        for (const [method, body] of [
+          ['GET', undefined],
+          ['PUT', { value: 'x' }],
+          ['DELETE', undefined],
+        ] as const) {
           const r = await s.request(method, url('NOPE'), { token: master.token, json: body });
           expect(r.status, method).to.equal(404);
           expect(r.body, method).to.deep.equal(missing);
@@ -118,7 +125,13 @@ describe('CI variables API', function () {
         const anon = await s.get(url(), { token: null });
         expect(anon.status).to.equal(401);
         expect(anon.body).to.deep.equal(UNAUTHORIZED);
-        for (const [method, path, body] of [['GET', url(), undefined], ['GET', url('DEPLOY_KEY'), undefined], ['POST', url(), { key: 'DEV', value: 'x' }], ['PUT', url('DEPLOY_KEY'), { value: 'dev' }], ['DELETE', url('DEPLOY_KEY'), undefined]] as const) {
+        for (const [method, path, body] of [
+          ['GET', url(), undefined],
+          ['GET', url('DEPLOY_KEY'), undefined],
+          ['POST', url(), { key: 'DEV', value: 'x' }],
+          ['PUT', url('DEPLOY_KEY'), { value: 'dev' }],
+          ['DELETE', url('DEPLOY_KEY'), undefined],
+        ] as const) {
           const r = await s.request(method, path, { token: dev.token, json: body });
           expect(r.status, `${method} ${path}`).to.equal(403);
           expect(r.body).to.deep.equal(FORBIDDEN);
@@ -133,26 +146,26 @@ describe('CI variables API', function () {
   }
 
   describe('what a job is given', () => {
-  const job = async (protectedRef: boolean) => variablesForJob(s.db, { id: project.id, namespace_id: group.id }, protectedRef);
-  const keys = (vars: { key: string; value: string }[]) => Object.fromEntries(vars.map((v) => [v.key, revealValue(s.deps.config, v.value)]));
-  it('hands the variables written here to a job: groups first, the project overriding, protected ones only on protected refs', async () => {
-    await s.post(`/groups/${group.id}/variables`, { token: master.token, json: { key: 'SHARED', value: 'from-group' } });
-    await s.post(`/projects/${project.id}/variables`, { token: master.token, json: { key: 'SHARED', value: 'from-project' } });
-    expect(keys(await job(true))).to.deep.equal({ GROUP_TOKEN: 'tok-1', DEPLOY_KEY: 'v2', SHARED: 'from-project', PROJECT_TOKEN: 'tok-1' });
-    expect(keys(await job(false))).to.deep.equal({ GROUP_TOKEN: 'tok-1', SHARED: 'from-project', PROJECT_TOKEN: 'tok-1' });
-  });
+    const job = async (protectedRef: boolean) => variablesForJob(s.db, { id: project.id, namespace_id: group.id }, protectedRef);
+    const keys = (vars: { key: string; value: string }[]) => Object.fromEntries(vars.map((v) => [v.key, revealValue(s.deps.config, v.value)]));
+    it('hands the variables written here to a job: groups first, the project overriding, protected ones only on protected refs', async () => {
+      await s.post(`/groups/${group.id}/variables`, { token: master.token, json: { key: 'SHARED', value: 'from-group' } });
+      await s.post(`/projects/${project.id}/variables`, { token: master.token, json: { key: 'SHARED', value: 'from-project' } });
+      expect(keys(await job(true))).to.deep.equal({ GROUP_TOKEN: 'tok-1', DEPLOY_KEY: 'v2', SHARED: 'from-project', PROJECT_TOKEN: 'tok-1' });
+      expect(keys(await job(false))).to.deep.equal({ GROUP_TOKEN: 'tok-1', SHARED: 'from-project', PROJECT_TOKEN: 'tok-1' });
+    });
 
-  it('keeps values sealed in the database (GitLab encrypts them), opened only for the API and the job', async () => {
-    await s.post(`/projects/${project.id}/variables`, { token: master.token, json: { key: 'AT_REST', value: 'plain-text-secret' } });
-    await s.put(`/projects/${project.id}/variables/AT_REST`, { token: master.token, json: { value: 'changed-secret' } });
-    const stored = await s.db('ci_variables').where({ project_id: project.id, key: 'AT_REST' }).first();
-    expect(stored.value).to.match(/^v1:/);
-    expect(stored.value).not.to.include('secret');
-    const groupStored = await s.db('ci_group_variables').where({ group_id: group.id, key: 'SHARED' }).first();
-    expect(groupStored.value).to.match(/^v1:/);
-    expect((await s.get(`/projects/${project.id}/variables/AT_REST`, { token: master.token })).body.value).to.equal('changed-secret');
-    expect(keys(await job(false)).AT_REST).to.equal('changed-secret');
-  });
+    it('keeps values sealed in the database (GitLab encrypts them), opened only for the API and the job', async () => {
+      await s.post(`/projects/${project.id}/variables`, { token: master.token, json: { key: 'AT_REST', value: 'plain-text-secret' } });
+      await s.put(`/projects/${project.id}/variables/AT_REST`, { token: master.token, json: { value: 'changed-secret' } });
+      const stored = await s.db('ci_variables').where({ project_id: project.id, key: 'AT_REST' }).first();
+      expect(stored.value).to.match(/^v1:/);
+      expect(stored.value).not.to.include('secret');
+      const groupStored = await s.db('ci_group_variables').where({ group_id: group.id, key: 'SHARED' }).first();
+      expect(groupStored.value).to.match(/^v1:/);
+      expect((await s.get(`/projects/${project.id}/variables/AT_REST`, { token: master.token })).body.value).to.equal('changed-secret');
+      expect(keys(await job(false)).AT_REST).to.equal('changed-secret');
+    });
   });
 
   describe('a project whose jobs are off, or that is archived', () => {

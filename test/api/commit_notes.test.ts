@@ -71,7 +71,7 @@ describe('Commit comments, refs and merge requests API', function () {
       ]);
     });
 
-    it('answers 10.8\'s errors with their statuses and bodies', async () => {
+    it("answers 10.8's errors with their statuses and bodies", async () => {
       const p = await setup();
       const url = `${p.commits}/${p.c2}/comments`;
       const cases: [string, Record<string, unknown>, string | null, number, unknown][] = [
@@ -96,7 +96,7 @@ describe('Commit comments, refs and merge requests API', function () {
       expect((await s.get(url, { token: reporter.token })).body).to.deep.equal([]);
     });
 
-    it('lets anyone signed in comment on a public project\'s commit, not the anonymous', async () => {
+    it("lets anyone signed in comment on a public project's commit, not the anonymous", async () => {
       const p = await setup('public');
       const url = `${p.commits}/${p.c1}/comments`;
       const anon = await s.post(url, { token: null, json: { note: 'x' } });

@@ -20,7 +20,11 @@ describe('Commits and tags API', () => {
   let projectId: number;
   const base = '/projects/alice%2Fhist/repository';
 
-  const log = (...args: string[]) => w.bareGit(['log', '--format=%H', ...args]).split('\n').filter(Boolean);
+  const log = (...args: string[]) =>
+    w
+      .bareGit(['log', '--format=%H', ...args])
+      .split('\n')
+      .filter(Boolean);
 
   before(async () => {
     s = await bootServer();
@@ -114,7 +118,10 @@ describe('Commits and tags API', () => {
       for (const p of ['lib/a.rb', 'README.md', 'lib', 'feature.txt', 'lib/c.rb', 'data.bin', 'nope']) {
         const r = await s.get(`${base}/commits`, { token: null, query: { path: p } });
         expect(r.status, p).to.equal(200);
-        expect(r.body.map((c: any) => c.id), p).to.deep.equal(log('master', '--', p));
+        expect(
+          r.body.map((c: any) => c.id),
+          p,
+        ).to.deep.equal(log('master', '--', p));
         expect(r.headers.get('x-total'), p).to.equal(String(log('master', '--', p).length));
       }
     });
@@ -130,7 +137,10 @@ describe('Commits and tags API', () => {
     it('lists another branch, a tag, a sha', async () => {
       for (const ref of ['feature', 'v1.0', 'v1.10', ids.c3, 'improve/awesome']) {
         const r = await s.get(`${base}/commits`, { token: null, query: { ref_name: ref } });
-        expect(r.body.map((c: any) => c.id), ref).to.deep.equal(log(ref));
+        expect(
+          r.body.map((c: any) => c.id),
+          ref,
+        ).to.deep.equal(log(ref));
       }
     });
 
@@ -160,9 +170,7 @@ describe('Commits and tags API', () => {
   describe('GET /projects/:id/repository/commits/:sha', () => {
     /** git's numstat against the first parent (or nothing), with rename detection; binaries count 0. */
     const numstat = (sha: string, root = false) => {
-      const out = root
-        ? w.bareGit(['show', '--numstat', '-M', '--format=', sha])
-        : w.bareGit(['diff', '--numstat', '-M', `${sha}^1`, sha]);
+      const out = root ? w.bareGit(['show', '--numstat', '-M', '--format=', sha]) : w.bareGit(['diff', '--numstat', '-M', `${sha}^1`, sha]);
       let additions = 0;
       let deletions = 0;
       for (const line of out.split('\n').filter(Boolean)) {
@@ -188,7 +196,12 @@ describe('Commits and tags API', () => {
     });
 
     it('resolves branches (with an escaped slash), tags and short shas', async () => {
-      for (const [ref, want] of [['master', ids.c5], ['improve%2Fawesome', ids.c2], ['v1.10', ids.m], [ids.c3.slice(0, 7), ids.c3]]) {
+      for (const [ref, want] of [
+        ['master', ids.c5],
+        ['improve%2Fawesome', ids.c2],
+        ['v1.10', ids.m],
+        [ids.c3.slice(0, 7), ids.c3],
+      ]) {
         const r = await s.get(`${base}/commits/${ref}`, { token: null });
         expect(r.status, ref).to.equal(200);
         expect(r.body.id, ref).to.equal(want);
@@ -238,7 +251,10 @@ describe('Commits and tags API', () => {
       const r = await s.get(`${base}/tags`, { token: null });
       expect(r.status).to.equal(200);
       // GitLab's schema has no room for a tag without a commit (null there too): check the others.
-      expectSchema(r.body.filter((t: any) => t.commit !== null), 'public_api/v4/tags.json');
+      expectSchema(
+        r.body.filter((t: any) => t.commit !== null),
+        'public_api/v4/tags.json',
+      );
       // blobtag has no commit: it counts as "now", so it comes first in descending order.
       expect(r.body.map((t: any) => t.name)).to.deep.equal(['blobtag', 'v1.10', 'v1.9', 'v1.0']);
       const v110 = r.body[1];

@@ -144,14 +144,26 @@ describe('Commits API (POST: several changes in one commit)', () => {
     const p = await seeded();
     const before = refState(p.dir);
     const cases: [Record<string, unknown>[], string][] = [
-      [[{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'create', file_path: 'lib/a.rb', content: 'x' }], 'A file with this name already exists'],
+      [
+        [
+          { action: 'create', file_path: 'ok.txt', content: 'x' },
+          { action: 'create', file_path: 'lib/a.rb', content: 'x' },
+        ],
+        'A file with this name already exists',
+      ],
       [[{ action: 'update', file_path: 'nope.rb', content: 'x' }], "A file with this name doesn't exist"],
       [[{ action: 'delete', file_path: 'nope.rb' }], "A file with this name doesn't exist"],
       [[{ action: 'move', previous_path: 'nope.rb', file_path: 'x.rb', content: 'x' }], "A file with this name doesn't exist"],
       [[{ action: 'move', previous_path: 'lib/a.rb', file_path: 'lib/b.rb' }], 'A file with this name already exists'],
       [[{ action: 'chmod', file_path: 'nope.rb', execute_filemode: true }], "A file with this name doesn't exist"],
       [[{ action: 'create_dir', file_path: 'lib' }], 'A directory with this name already exists'],
-      [[{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'frobnicate', file_path: 'x' }], "Unknown action 'frobnicate'"],
+      [
+        [
+          { action: 'create', file_path: 'ok.txt', content: 'x' },
+          { action: 'frobnicate', file_path: 'x' },
+        ],
+        "Unknown action 'frobnicate'",
+      ],
       [[{ file_path: 'x', content: 'x' }], "Unknown action ''"],
       [[{ action: 'create', file_path: 'x' }], 'You must provide content'],
       [[{ action: 'update', file_path: 'lib/a.rb' }], 'You must provide content'],
@@ -160,7 +172,13 @@ describe('Commits API (POST: several changes in one commit)', () => {
       [[{ action: 'create', file_path: '../x', content: 'x' }], 'Path cannot include directory traversal'],
       [[{ action: 'move', previous_path: '../../etc/passwd', file_path: 'p', content: 'x' }], 'Path cannot include directory traversal'],
       [[{ action: 'create', file_path: '.git/hooks/post-update', content: 'x' }], "invalid path: '.git/hooks/post-update'"],
-      [[{ action: 'create', file_path: 'z.txt', content: 'x' }, { action: 'delete', file_path: 'z.txt' }], 'The commit would not change any file'],
+      [
+        [
+          { action: 'create', file_path: 'z.txt', content: 'x' },
+          { action: 'delete', file_path: 'z.txt' },
+        ],
+        'The commit would not change any file',
+      ],
       [[], 'The commit would not change any file'],
       [[{ action: 'update', file_path: 'lib/a.rb', content: 'a1\na2\na3\n' }], 'The commit would not change any file'],
     ];
@@ -199,7 +217,12 @@ describe('Commits API (POST: several changes in one commit)', () => {
     expect(r.body).to.deep.equal({ error: 'actions is invalid' });
     r = await commit(p, { actions: [{ action: 'chmod', file_path: 'lib/a.rb' }] });
     expect(r.body).to.deep.equal({ error: 'actions[0][execute_filemode] is missing' });
-    r = await commit(p, { actions: [{ action: 'create', file_path: 'a', content: 'x' }, { action: 'chmod', file_path: 'lib/a.rb', execute_filemode: 'maybe' }] });
+    r = await commit(p, {
+      actions: [
+        { action: 'create', file_path: 'a', content: 'x' },
+        { action: 'chmod', file_path: 'lib/a.rb', execute_filemode: 'maybe' },
+      ],
+    });
     expect(r.body).to.deep.equal({ error: 'actions[1][execute_filemode] is invalid' });
     r = await commit(p, { actions: [{ action: 'create', file_path: { x: 1 }, content: 'x' }] });
     expect(r.status).to.equal(400);
@@ -222,7 +245,9 @@ describe('Commits API (POST: several changes in one commit)', () => {
       },
     });
     expect(r.status, r.text).to.equal(201);
-    expect(Object.keys(lsTree(p.dir, 'master'))).to.include('f1.txt').and.not.include('README.md');
+    expect(Object.keys(lsTree(p.dir, 'master')))
+      .to.include('f1.txt')
+      .and.not.include('README.md');
   });
 
   it('creates a branch from start_branch, and the first branch of an empty project becomes its default', async () => {

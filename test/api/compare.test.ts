@@ -49,8 +49,14 @@ describe('commit diff and compare', () => {
       const expected = gitDiff(bare, ids.root, ids.f1);
       expect(r.body).to.deep.equal(
         expected.map((e) => ({
-          old_path: e.old_path, new_path: e.new_path, a_mode: e.a_mode, b_mode: e.b_mode,
-          new_file: e.status === 'A', renamed_file: e.status === 'R', deleted_file: e.status === 'D', diff: e.diff,
+          old_path: e.old_path,
+          new_path: e.new_path,
+          a_mode: e.a_mode,
+          b_mode: e.b_mode,
+          new_file: e.status === 'A',
+          renamed_file: e.status === 'R',
+          deleted_file: e.status === 'D',
+          diff: e.diff,
         })),
       );
       expect(Object.keys(r.body[0])).to.deep.equal(['old_path', 'new_path', 'a_mode', 'b_mode', 'new_file', 'renamed_file', 'deleted_file', 'diff']);
@@ -69,7 +75,10 @@ describe('commit diff and compare', () => {
     it('shows a root commit as additions with a_mode "0"', async () => {
       const r = await s.get(`/projects/${pid}/repository/commits/v1/diff`);
       expect(r.status).to.equal(200);
-      expect(r.body.map((d: any) => [d.new_path, d.a_mode, d.new_file])).to.deep.equal([['README.md', '0', true], ['lib/a.rb', '0', true]]);
+      expect(r.body.map((d: any) => [d.new_path, d.a_mode, d.new_file])).to.deep.equal([
+        ['README.md', '0', true],
+        ['lib/a.rb', '0', true],
+      ]);
       expect(r.body[0].diff).to.equal('--- /dev/null\n+++ b/README.md\n@@ -0,0 +1 @@\n+hello\n');
     });
 

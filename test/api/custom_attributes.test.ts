@@ -37,7 +37,10 @@ describe('Custom attributes API', () => {
         await s.put(`${base()}/area`, { json: { value: 'north' } });
         const list = await s.get(base());
         expect(list.status).to.equal(200);
-        expect(list.body).to.deep.equal([{ key: 'area', value: 'north' }, { key: 'tier', value: 'silver' }]);
+        expect(list.body).to.deep.equal([
+          { key: 'area', value: 'north' },
+          { key: 'tier', value: 'silver' },
+        ]);
         expect((await s.get(`${base()}/tier`)).body).to.deep.equal({ key: 'tier', value: 'silver' });
         const removed = await s.delete(`${base()}/tier`);
         expect(removed.status).to.equal(204);
@@ -47,7 +50,12 @@ describe('Custom attributes API', () => {
 
       it('answers 401 to the anonymous and 403 to non-admins, even for a subject that does not exist', async () => {
         for (const id of [subjects[kind].id, subjects[kind].missing]) {
-          for (const [method, url] of [['GET', base(id)], ['GET', `${base(id)}/area`], ['PUT', `${base(id)}/area`], ['DELETE', `${base(id)}/area`]] as const) {
+          for (const [method, url] of [
+            ['GET', base(id)],
+            ['GET', `${base(id)}/area`],
+            ['PUT', `${base(id)}/area`],
+            ['DELETE', `${base(id)}/area`],
+          ] as const) {
             const json = method === 'PUT' ? { value: 'x' } : undefined;
             const anonymous = await s.request(method, url, { token: null, json });
             expect(anonymous.status, `${method} ${url}`).to.equal(401);

@@ -137,7 +137,10 @@ describe('Deploy keys API', function () {
       const list = await keys(a);
       expect(list.status).to.equal(200);
       expect(list.headers.get('x-total')).to.equal('2');
-      expect(list.body.map((k: { title: string; can_push: boolean }) => [k.title, k.can_push])).to.deep.equal([['ci', false], ['writer', true]]);
+      expect(list.body.map((k: { title: string; can_push: boolean }) => [k.title, k.can_push])).to.deep.equal([
+        ['ci', false],
+        ['writer', true],
+      ]);
       const all = await s.get('/deploy_keys');
       expect(all.status).to.equal(200);
       expect(all.body).to.have.length(2);

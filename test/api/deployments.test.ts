@@ -10,7 +10,8 @@ import { addRoleMembers, useServerWithRoles } from '../helpers/roles.js';
 import { expectSchema } from '../helpers/schema.js';
 import { transitionBuild } from '../../src/services/ci/build_transitions.js';
 
-const ci = (env: string, url: string) => `build:\n  stage: build\n  script: make\ndeploy:\n  stage: deploy\n  script: ./deploy\n  environment:\n    name: ${env}\n    url: ${url}\n`;
+const ci = (env: string, url: string) =>
+  `build:\n  stage: build\n  script: make\ndeploy:\n  stage: deploy\n  script: ./deploy\n  environment:\n    name: ${env}\n    url: ${url}\n`;
 const FORBIDDEN = { message: '403 Forbidden' };
 const DEPLOYMENT_KEYS = ['id', 'iid', 'ref', 'sha', 'created_at', 'user', 'environment', 'deployable'];
 const JOB_KEYS = ['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'pipeline', 'runner'];
@@ -142,7 +143,7 @@ describe('Deployments and environments API', function () {
     expect(paged.body.map((e: any) => e.name)).to.deep.equal(['staging']);
   });
 
-  it('needs a signed-in reporter: 401, 403 for guests and a public project\'s non-members, 404 for a private one', async () => {
+  it("needs a signed-in reporter: 401, 403 for guests and a public project's non-members, 404 for a private one", async () => {
     const paths = [url(), url('/1'), `/projects/${project.id}/environments`];
     for (const path of paths) {
       const anon = await s.get(path, { token: null });
@@ -164,7 +165,7 @@ describe('Deployments and environments API', function () {
     }
   });
 
-  it('refuses everyone, admins too, while the project\'s jobs are disabled (403)', async () => {
+  it("refuses everyone, admins too, while the project's jobs are disabled (403)", async () => {
     expect((await s.put(`/projects/${project.id}`, { token: owner.token, json: { jobs_enabled: false } })).status).to.equal(200);
     for (const path of [url(), `/projects/${project.id}/environments`]) {
       for (const who of [reporter, admin]) {

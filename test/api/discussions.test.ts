@@ -8,8 +8,39 @@ import { expectSchema } from '../helpers/schema.js';
 import { head } from '../helpers/bare_git.js';
 
 const NOTE_KEYS = ['id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'resolvable', 'noteable_iid'];
-const RESOLVABLE_KEYS = ['id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'resolvable', 'resolved', 'resolved_by', 'noteable_iid'];
-const DIFF_KEYS = ['id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'position', 'resolvable', 'resolved', 'resolved_by', 'noteable_iid'];
+const RESOLVABLE_KEYS = [
+  'id',
+  'type',
+  'body',
+  'attachment',
+  'author',
+  'created_at',
+  'updated_at',
+  'system',
+  'noteable_id',
+  'noteable_type',
+  'resolvable',
+  'resolved',
+  'resolved_by',
+  'noteable_iid',
+];
+const DIFF_KEYS = [
+  'id',
+  'type',
+  'body',
+  'attachment',
+  'author',
+  'created_at',
+  'updated_at',
+  'system',
+  'noteable_id',
+  'noteable_type',
+  'position',
+  'resolvable',
+  'resolved',
+  'resolved_by',
+  'noteable_iid',
+];
 const TWENTY = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n') + '\n';
 const CHANGED = TWENTY.replace('l2\n', 'L2\n') + 'l21\n';
 const NOT_GIVEN = (text: string) => ({ message: `400 (Bad request) "${text}" not given` });
@@ -51,7 +82,15 @@ describe('Discussions API', function () {
       expect(started.body.notes).to.have.length(1);
       const first = started.body.notes[0];
       expect(Object.keys(first)).to.deep.equal(NOTE_KEYS);
-      expect(first).to.include({ type: 'DiscussionNote', body: 'Let us discuss', system: false, noteable_id: p.issue.id, noteable_type: 'Issue', resolvable: false, noteable_iid: p.issue.iid });
+      expect(first).to.include({
+        type: 'DiscussionNote',
+        body: 'Let us discuss',
+        system: false,
+        noteable_id: p.issue.id,
+        noteable_type: 'Issue',
+        resolvable: false,
+        noteable_iid: p.issue.iid,
+      });
       expectSchema([first], 'public_api/v4/notes.json');
 
       const reply = await s.post(`${p.issueUrl}/${started.body.id}/notes`, { token: guest.token, json: { body: 'Agreed' } });
@@ -110,7 +149,7 @@ describe('Discussions API', function () {
       expect([r.status, r.body]).to.deep.equal([404, { message: '404 Not found' }]);
     });
 
-    it('answers 10.8\'s errors with their statuses and bodies', async () => {
+    it("answers 10.8's errors with their statuses and bodies", async () => {
       const p = await setup();
       const plain = (await s.post(`/projects/${p.id}/issues/${p.issue.iid}/notes`, { token: reporter.token, json: { body: 'plain' } })).body;
       const individual = (await s.get(p.issueUrl, { token: reporter.token })).body[0].id;
@@ -127,7 +166,14 @@ describe('Discussions API', function () {
         ['GET', `/projects/${p.id}/issues/999/discussions`, undefined, reporter.token, 404, { message: '404 Not found' }],
         ['GET', `/projects/${p.id}/issues/abc/discussions`, undefined, reporter.token, 400, { error: 'noteable_id is invalid' }],
         ['PUT', `${p.issueUrl}/${individual}/notes/${plain.id + 1000}`, { body: 'x' }, reporter.token, 404, { message: '404 Not found' }],
-        ['POST', p.issueUrl, { body: 'x', position: { base_sha: 'a', start_sha: 'b', head_sha: 'c', position_type: 'text', new_path: 'x', new_line: 1 } }, reporter.token, 400, NOT_GIVEN('Note {:noteable_type=>["is not included in the list"]}')],
+        [
+          'POST',
+          p.issueUrl,
+          { body: 'x', position: { base_sha: 'a', start_sha: 'b', head_sha: 'c', position_type: 'text', new_path: 'x', new_line: 1 } },
+          reporter.token,
+          400,
+          NOT_GIVEN('Note {:noteable_type=>["is not included in the list"]}'),
+        ],
       ];
       for (const [method, url, json, token, status, body] of cases) {
         const r = await s.request(method, url, { token, json });
@@ -137,7 +183,7 @@ describe('Discussions API', function () {
       expect((await s.get(p.issueUrl, { token: reporter.token })).body).to.have.length(1);
     });
 
-    it('refuses a locked issue\'s discussions to non-members and an archived project\'s to everyone', async () => {
+    it("refuses a locked issue's discussions to non-members and an archived project's to everyone", async () => {
       const p = await setup({ visibility: 'public' });
       const d = (await s.post(p.issueUrl, { token: reporter.token, json: { body: 'open' } })).body;
       expect((await s.put(`/projects/${p.id}/issues/${p.issue.iid}`, { token: master.token, json: { discussion_locked: true } })).status).to.equal(200);
@@ -161,7 +207,15 @@ describe('Discussions API', function () {
       const d = (await s.post(p.mrUrl, { token: reporter.token, json: { body: 'Please fix' } })).body;
       const note = d.notes[0];
       expect(Object.keys(note)).to.deep.equal(RESOLVABLE_KEYS);
-      expect(note).to.include({ type: 'DiscussionNote', noteable_type: 'MergeRequest', noteable_id: p.mr.id, noteable_iid: p.mr.iid, resolvable: true, resolved: false, resolved_by: null });
+      expect(note).to.include({
+        type: 'DiscussionNote',
+        noteable_type: 'MergeRequest',
+        noteable_id: p.mr.id,
+        noteable_iid: p.mr.iid,
+        resolvable: true,
+        resolved: false,
+        resolved_by: null,
+      });
 
       let r = await s.put(`${p.mrUrl}/${d.id}`, { token: reporter.token, json: { resolved: true } });
       expect([r.status, r.body]).to.deep.equal([403, { message: '403 Forbidden' }]);
@@ -220,7 +274,15 @@ describe('Discussions API', function () {
       // As a form, the way python-gitlab sends nested parameters.
       const form = await s.post(p.mrUrl, {
         token: reporter.token,
-        form: { body: 'form', 'position[base_sha]': refs.base_sha, 'position[start_sha]': refs.start_sha, 'position[head_sha]': refs.head_sha, 'position[position_type]': 'text', 'position[new_path]': 'lines.txt', 'position[new_line]': '2' },
+        form: {
+          body: 'form',
+          'position[base_sha]': refs.base_sha,
+          'position[start_sha]': refs.start_sha,
+          'position[head_sha]': refs.head_sha,
+          'position[position_type]': 'text',
+          'position[new_path]': 'lines.txt',
+          'position[new_line]': '2',
+        },
       });
       expect(form.status, form.text).to.equal(201);
       expect(form.body.notes[0].position).to.include({ new_line: 2, old_line: null, old_path: null });
@@ -287,7 +349,14 @@ describe('Discussions API', function () {
       const started = await s.post(url, { token: guest.token, json: { body: 'About this snippet' } });
       expect(started.status, started.text).to.equal(201);
       expect(started.body.individual_note).to.equal(false);
-      expect(started.body.notes[0]).to.include({ type: 'DiscussionNote', body: 'About this snippet', noteable_type: 'Snippet', noteable_id: snippet.body.id, resolvable: false, noteable_iid: null });
+      expect(started.body.notes[0]).to.include({
+        type: 'DiscussionNote',
+        body: 'About this snippet',
+        noteable_type: 'Snippet',
+        noteable_id: snippet.body.id,
+        resolvable: false,
+        noteable_iid: null,
+      });
       const reply = await s.post(`${url}/${started.body.id}/notes`, { token: reporter.token, json: { body: 'Thanks' } });
       expect(reply.status, reply.text).to.equal(201);
       const listed = await s.get(url, { token: guest.token });

@@ -32,7 +32,7 @@ describe('API docs page', function () {
   });
   after(() => s.close());
 
-  it('is an HTML page that loads only this server\'s scripts', async () => {
+  it("is an HTML page that loads only this server's scripts", async () => {
     const r = await s.get('/api/v4/docs', { token: null });
     expect(r.status).to.equal(200);
     expect(r.headers.get('content-type')).to.equal('text/html; charset=utf-8');

@@ -12,11 +12,20 @@ import { recordEvent } from '../../src/services/activity/events.js';
 import { PRUNE_OLD_EVENTS } from '../../src/jobs/event_retention.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
 
-const EVENT_KEYS = [
-  'title', 'project_id', 'action_name', 'target_id', 'target_iid', 'target_type', 'author_id', 'target_title', 'created_at', 'author', 'author_username',
-];
+const EVENT_KEYS = ['title', 'project_id', 'action_name', 'target_id', 'target_iid', 'target_type', 'author_id', 'target_title', 'created_at', 'author', 'author_username'];
 const PUSH_KEYS = [
-  'title', 'project_id', 'action_name', 'target_id', 'target_iid', 'target_type', 'author_id', 'target_title', 'created_at', 'author', 'push_data', 'author_username',
+  'title',
+  'project_id',
+  'action_name',
+  'target_id',
+  'target_iid',
+  'target_type',
+  'author_id',
+  'target_title',
+  'created_at',
+  'author',
+  'push_data',
+  'author_username',
 ];
 
 describe('Events', () => {
@@ -204,7 +213,7 @@ describe('Events', () => {
       }
     });
 
-    it('answers 401 to anonymous GET /events and lists the caller\'s own events', async () => {
+    it("answers 401 to anonymous GET /events and lists the caller's own events", async () => {
       const r = await s.get('/events', { token: null });
       expect(r.status).to.equal(401);
       expect(r.body).to.deep.equal({ message: '401 Unauthorized' });
@@ -289,8 +298,11 @@ describe('Events', () => {
 
     it('hides events of confidential issues from those who cannot read them', async () => {
       const pub = await project('public');
-      await addProjectMembers(s, pub.id, [[guest, GUEST], [reporter, REPORTER]]);
-      await (s.post(`/projects/${pub.id}/issues`, { token: owner.token, json: { title: 'Secret', confidential: true } }));
+      await addProjectMembers(s, pub.id, [
+        [guest, GUEST],
+        [reporter, REPORTER],
+      ]);
+      await s.post(`/projects/${pub.id}/issues`, { token: owner.token, json: { title: 'Secret', confidential: true } });
       await s.post(`/projects/${pub.id}/issues`, { token: owner.token, json: { title: 'Open' } });
       await s.post(`/projects/${pub.id}/issues`, { token: guest.token, json: { title: 'Guest secret', confidential: true } });
       const titles = async (token: string | null) => (await events(`/projects/${pub.id}/events`, token, { target_type: 'issue' })).map((e) => e.target_title);
@@ -303,7 +315,10 @@ describe('Events', () => {
 
     it('hides merge requests of private projects, and comments on them, from guests', async () => {
       const priv = await project('private');
-      await addProjectMembers(s, priv.id, [[guest, GUEST], [reporter, REPORTER]]);
+      await addProjectMembers(s, priv.id, [
+        [guest, GUEST],
+        [reporter, REPORTER],
+      ]);
       const file = (branch: string, name: string) =>
         s.post(`/projects/${priv.id}/repository/files/${name}`, { token: owner.token, json: { branch, content: name, commit_message: `Add ${name}` } });
       expect((await file('master', 'a.txt')).status).to.equal(201);
@@ -315,14 +330,15 @@ describe('Events', () => {
       expect(note.status, note.text).to.equal(201);
       const seen = async (token: string) => (await events(`/projects/${priv.id}/events`, token, { sort: 'asc' })).map((e) => `${e.action_name} ${e.target_type}`);
       expect(await seen(guest.token)).to.deep.equal(['created null']);
-      expect(await seen(reporter.token)).to.deep.equal([
-        'created null', 'pushed new null', 'pushed new null', 'pushed to null', 'opened MergeRequest', 'commented on Note',
-      ]);
+      expect(await seen(reporter.token)).to.deep.equal(['created null', 'pushed new null', 'pushed new null', 'pushed to null', 'opened MergeRequest', 'commented on Note']);
     });
 
     it('hides pushes of private projects from guests (no code access)', async () => {
       const priv = await project('private');
-      await addProjectMembers(s, priv.id, [[guest, GUEST], [reporter, REPORTER]]);
+      await addProjectMembers(s, priv.id, [
+        [guest, GUEST],
+        [reporter, REPORTER],
+      ]);
       await s.post(`/projects/${priv.id}/repository/files/a.txt`, { token: owner.token, json: { branch: 'master', content: 'a', commit_message: 'A' } });
       const actions = async (token: string) => (await events(`/projects/${priv.id}/events`, token)).map((e) => e.action_name);
       expect(await actions(guest.token)).to.deep.equal(['created']);

@@ -47,7 +47,10 @@ describe('Repository files API (writes)', () => {
    */
   async function seeded(): Promise<{ id: number; dir: string; url: string }> {
     const p = await project();
-    for (const [file, content] of [['README.md', 'hello\n'], ['lib/a.rb', 'puts 1\n']]) {
+    for (const [file, content] of [
+      ['README.md', 'hello\n'],
+      ['lib/a.rb', 'puts 1\n'],
+    ]) {
       const r = await s.post(`${p.url}/${enc(file)}`, { token: alice.token, json: { branch: 'master', content, commit_message: `Add ${file}` } });
       expect(r.status, r.text).to.equal(201);
     }
@@ -131,7 +134,10 @@ describe('Repository files API (writes)', () => {
     it('stores base64 content byte for byte, and text with CRLF line ends as LF (GitLab autocrlf=input)', async () => {
       const p = await seeded();
       const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABAQMAAAAl21bKAAAAA1BMVEUAAACnej3aAAAAAXRSTlMAQObYZgAAAApJREFUCNdjYAAAAAIAAeIhvDMAAAAASUVORK5CYII=';
-      let r = await s.post(`${p.url}/test%2Ebin`, { token: dev.token, json: { branch: 'master', content: png, encoding: 'base64', commit_message: 'Binary file with a \n should not be touched' } });
+      let r = await s.post(`${p.url}/test%2Ebin`, {
+        token: dev.token,
+        json: { branch: 'master', content: png, encoding: 'base64', commit_message: 'Binary file with a \n should not be touched' },
+      });
       expect(r.status).to.equal(201);
       expect(gitBytes(p.dir, ['show', 'master:test.bin']).toString('base64')).to.equal(png);
 
@@ -336,7 +342,10 @@ describe('Repository files API (writes)', () => {
       expect(r.status).to.equal(400);
       expect(r.body).to.deep.equal({ message: 'You are attempting to update a file with the same content' });
       // The same bytes sent as base64, or with CRLF line ends, are still the same content.
-      r = await s.put(`${p.url}/lib%2Fa.rb`, { token: dev.token, json: { branch: 'master', content: Buffer.from('puts 1\n').toString('base64'), encoding: 'base64', commit_message: 'same' } });
+      r = await s.put(`${p.url}/lib%2Fa.rb`, {
+        token: dev.token,
+        json: { branch: 'master', content: Buffer.from('puts 1\n').toString('base64'), encoding: 'base64', commit_message: 'same' },
+      });
       expect(r.status).to.equal(400);
       r = await s.put(`${p.url}/lib%2Fa.rb`, { token: dev.token, json: { branch: 'master', content: 'puts 1\r\n', commit_message: 'same' } });
       expect(r.status).to.equal(400);
@@ -456,7 +465,10 @@ describe('Repository files API (writes)', () => {
           s.post(`${p.url}/par%2Ff${i}.txt`, { token: dev.token, json: { branch: 'master', content: `file ${i}\n`, commit_message: `parallel ${i}` } }),
         ),
       );
-      const landed = replies.map((r, i) => [r, i] as const).filter(([r]) => r.status === 201).map(([, i]) => i);
+      const landed = replies
+        .map((r, i) => [r, i] as const)
+        .filter(([r]) => r.status === 201)
+        .map(([, i]) => i);
       for (const r of replies) {
         if (r.status !== 201) {
           expect(r.status).to.equal(400);

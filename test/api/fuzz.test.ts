@@ -13,8 +13,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import {
-  fillTemplate, HOSTILE_SEGMENTS, HOSTILE_STRINGS, hostileJson, mountedRoutes, operationsOf, PARAM_NAMES, Random, rawBodies, UNCOERCIBLE, valueOfSchema,
-  type Declared, type Operation,
+  fillTemplate,
+  HOSTILE_SEGMENTS,
+  HOSTILE_STRINGS,
+  hostileJson,
+  mountedRoutes,
+  operationsOf,
+  PARAM_NAMES,
+  Random,
+  rawBodies,
+  UNCOERCIBLE,
+  valueOfSchema,
+  type Declared,
+  type Operation,
 } from '../helpers/fuzz.js';
 import { makeFuzzWorld, PNG, validValue, type FuzzWorld } from '../helpers/fuzz_world.js';
 import { openApiPaths } from '../../src/api/core/openapi/paths.js';
@@ -34,27 +45,73 @@ const MULTIPART_POISONS = ['abc\u0000def', '', 'x'.repeat(3000)];
 /** A request still unanswered after this long counts as a failure (the server hangs on it). */
 const REQUEST_TIMEOUT_MS = 10_000;
 const HOSTILE_HEADERS: [string, string][] = [
-  ['If-Unmodified-Since', 'yesterday'], ['If-Unmodified-Since', 'Tue, 99 Foo 99999 99:99:99 GMT'], ['If-Unmodified-Since', '0'],
-  ['If-None-Match', '"' + 'x'.repeat(2000)], ['If-Modified-Since', 'garbage'], ['Sudo', '99999999999999999999'], ['Sudo', '%00'],
-  ['Sudo', 'ветка'], ['Authorization', 'Bearer'], ['Authorization', 'Bearer ' + 'x'.repeat(3000)], ['Authorization', 'Basic !!!'],
-  ['Private-Token', 'ветка'], ['Accept', 'application/xml'], ['Accept-Encoding', 'br;q=x'],
-  ['Range', 'bytes=9999999999-1'], ['X-Request-Id', 'x'.repeat(5000)],
+  ['If-Unmodified-Since', 'yesterday'],
+  ['If-Unmodified-Since', 'Tue, 99 Foo 99999 99:99:99 GMT'],
+  ['If-Unmodified-Since', '0'],
+  ['If-None-Match', '"' + 'x'.repeat(2000)],
+  ['If-Modified-Since', 'garbage'],
+  ['Sudo', '99999999999999999999'],
+  ['Sudo', '%00'],
+  ['Sudo', 'ветка'],
+  ['Authorization', 'Bearer'],
+  ['Authorization', 'Bearer ' + 'x'.repeat(3000)],
+  ['Authorization', 'Basic !!!'],
+  ['Private-Token', 'ветка'],
+  ['Accept', 'application/xml'],
+  ['Accept-Encoding', 'br;q=x'],
+  ['Range', 'bytes=9999999999-1'],
+  ['X-Request-Id', 'x'.repeat(5000)],
 ];
 
 /** Valid values by parameter name; any other declared parameter that is required gets one of its type. */
 const BASELINE: Record<string, unknown> = {
-  title: 'fuzzed title', description: 'text', name: 'fuzzname', path: 'fuzzpath', body: 'a body', content: 'content\n',
-  branch: 'fuzz-branch', start_branch: 'master', ref: 'master', commit_message: 'fuzz', email: 'fuzz@example.com', username: 'fuzzuser',
-  password: 'password123', duration: '1h', value: 'v', access_level: 30, source_branch: 'feature', target_branch: 'master',
-  color: '#00ff00', from: 'master', to: 'feature', group_access: 30, scopes: ['api'], note: 'a comment',
-  actions: [{ action: 'create', file_path: 'fuzz.txt', content: 'x' }], labels: 'bug', state_event: 'close', file_name: 'fuzz.sh',
-  code: 'echo\n', visibility: 'public', tag_name: 'fuzz-tag', domain: 'fuzz.example.com', state: 'success',
-  link_url: 'https://badge.example.com/l', image_url: 'https://badge.example.com/i.svg', url: 'http://127.0.0.1:9/fuzz-hook',
+  title: 'fuzzed title',
+  description: 'text',
+  name: 'fuzzname',
+  path: 'fuzzpath',
+  body: 'a body',
+  content: 'content\n',
+  branch: 'fuzz-branch',
+  start_branch: 'master',
+  ref: 'master',
+  commit_message: 'fuzz',
+  email: 'fuzz@example.com',
+  username: 'fuzzuser',
+  password: 'password123',
+  duration: '1h',
+  value: 'v',
+  access_level: 30,
+  source_branch: 'feature',
+  target_branch: 'master',
+  color: '#00ff00',
+  from: 'master',
+  to: 'feature',
+  group_access: 30,
+  scopes: ['api'],
+  note: 'a comment',
+  actions: [{ action: 'create', file_path: 'fuzz.txt', content: 'x' }],
+  labels: 'bug',
+  state_event: 'close',
+  file_name: 'fuzz.sh',
+  code: 'echo\n',
+  visibility: 'public',
+  tag_name: 'fuzz-tag',
+  domain: 'fuzz.example.com',
+  state: 'success',
+  link_url: 'https://badge.example.com/l',
+  image_url: 'https://badge.example.com/i.svg',
+  url: 'http://127.0.0.1:9/fuzz-hook',
 };
 /** Values that must differ from one request to the next for the endpoint to do its work (a second "fuzzname" is taken). */
 const UNIQUE: Record<string, (n: number) => string> = {
-  name: (n) => `fuzzname${n}`, path: (n) => `fuzzpath${n}`, username: (n) => `fuzzuser${n}`, email: (n) => `fuzz${n}@example.com`,
-  title: (n) => `fuzz title ${n}`, branch: (n) => `fuzz-branch-${n}`, tag_name: (n) => `fuzz-tag-${n}`, domain: (n) => `fuzz${n}.example.com`,
+  name: (n) => `fuzzname${n}`,
+  path: (n) => `fuzzpath${n}`,
+  username: (n) => `fuzzuser${n}`,
+  email: (n) => `fuzz${n}@example.com`,
+  title: (n) => `fuzz title ${n}`,
+  branch: (n) => `fuzz-branch-${n}`,
+  tag_name: (n) => `fuzz-tag-${n}`,
+  domain: (n) => `fuzz${n}.example.com`,
 };
 
 interface Failure {
@@ -176,7 +233,9 @@ describe('fuzz: every operation of openapi.json answers malformed input with a 4
         if (shape === 2) return `${name}[a][b]=${value}`;
         return `${name}=${value}&${name}=${value}`;
       });
-      const rest = Object.entries(plain).filter(([name]) => !(name in values)).map(([name, v]) => `${name}=${encodeURIComponent(Array.isArray(v) ? String(v[0]) : String(v))}`);
+      const rest = Object.entries(plain)
+        .filter(([name]) => !(name in values))
+        .map(([name, v]) => `${name}=${encodeURIComponent(Array.isArray(v) ? String(v[0]) : String(v))}`);
       return [...rest, ...shaped].join('&');
     };
 
@@ -206,12 +265,21 @@ describe('fuzz: every operation of openapi.json answers malformed input with a 4
       const hasBody = op.method !== 'GET';
       const declared = [...op.query, ...op.body].filter((d) => !op.pathParams.includes(d.name));
       const names = [...new Set(declared.map((d) => d.name))];
-      const requiredQuery = () => baselineOf(op, op.query.filter((d) => d.required));
+      const requiredQuery = () =>
+        baselineOf(
+          op,
+          op.query.filter((d) => d.required),
+        );
 
       // Every declared parameter uncoercible at once, then valid values only (the endpoint's real work).
       if (names.length) {
         const everything = Object.fromEntries(names.map((n) => [n, UNCOERCIBLE]));
-        await send(op, 'every parameter uncoercible', hasBody ? pathOf(op, null) : `${pathOf(op, null)}?${names.map((n) => `${n}[a][b]=1`).join('&')}`, hasBody ? json(everything) : {});
+        await send(
+          op,
+          'every parameter uncoercible',
+          hasBody ? pathOf(op, null) : `${pathOf(op, null)}?${names.map((n) => `${n}[a][b]=1`).join('&')}`,
+          hasBody ? json(everything) : {},
+        );
       }
       if (hasBody) await send(op, 'valid', pathOf(op, null), json(baselineOf(op, declared)));
       else await send(op, 'valid', `${pathOf(op, null)}?${query({}, requiredQuery())}`, {});
@@ -277,6 +345,9 @@ describe('fuzz: every operation of openapi.json answers malformed input with a 4
     const report = failures.map((f) => `${f.status} ${f.request}\n    ${f.body}`).join('\n');
     expect(sent).to.be.greaterThan(5000);
     expect(failures, `${failures.length} of ${sent} requests answered 5xx:\n${report}`).to.deep.equal([]);
-    expect(fs.readdirSync(tmp).filter((f) => f.startsWith('wharf-upload-')), 'uploads left behind').to.deep.equal([]);
+    expect(
+      fs.readdirSync(tmp).filter((f) => f.startsWith('wharf-upload-')),
+      'uploads left behind',
+    ).to.deep.equal([]);
   });
 });

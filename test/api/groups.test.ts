@@ -5,10 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 
-const GROUP_KEYS = [
-  'id', 'web_url', 'name', 'path', 'description', 'visibility', 'lfs_enabled', 'avatar_url',
-  'request_access_enabled', 'full_name', 'full_path', 'parent_id',
-];
+const GROUP_KEYS = ['id', 'web_url', 'name', 'path', 'description', 'visibility', 'lfs_enabled', 'avatar_url', 'request_access_enabled', 'full_name', 'full_path', 'parent_id'];
 
 type Who = { user: { id: number }; token: string };
 
@@ -263,12 +260,8 @@ describe('Groups API', () => {
       const r = await s.get(`/groups/${parent.id}`, { token: alice.token });
       expect(r.status).to.equal(200);
       expect(r.body).to.have.all.keys(...GROUP_KEYS, 'projects', 'shared_projects');
-      expect(r.body.projects.map((p: { id: number }) => p.id)).to.deep.equal(
-        [projects.private.id, projects.internal.id, projects.public.id],
-      );
-      expect(r.body.shared_projects.map((p: { id: number }) => p.id)).to.deep.equal(
-        [projects['shared-private'].id, projects['shared-internal'].id, projects['shared-public'].id],
-      );
+      expect(r.body.projects.map((p: { id: number }) => p.id)).to.deep.equal([projects.private.id, projects.internal.id, projects.public.id]);
+      expect(r.body.shared_projects.map((p: { id: number }) => p.id)).to.deep.equal([projects['shared-private'].id, projects['shared-internal'].id, projects['shared-public'].id]);
       const project = r.body.projects[0];
       expect(project).to.include({ path_with_namespace: 'parent/own-private', visibility: 'private' });
       expect(project).to.have.property('_links');
@@ -331,9 +324,17 @@ describe('Groups API', () => {
       expect(r.status).to.equal(201);
       expect(r.body).to.have.all.keys(...GROUP_KEYS, 'projects', 'shared_projects');
       expect(r.body).to.deep.include({
-        name: 'My Team', path: 'my-team', description: 'd', visibility: 'private', lfs_enabled: false,
-        request_access_enabled: true, full_name: 'My Team', full_path: 'my-team', parent_id: null,
-        projects: [], shared_projects: [],
+        name: 'My Team',
+        path: 'my-team',
+        description: 'd',
+        visibility: 'private',
+        lfs_enabled: false,
+        request_access_enabled: true,
+        full_name: 'My Team',
+        full_path: 'my-team',
+        parent_id: null,
+        projects: [],
+        shared_projects: [],
       });
       const members = await s.get(`/groups/${r.body.id}/members`, { token: alice.token });
       expect(members.body.map((m: { id: number; access_level: number }) => [m.id, m.access_level])).to.deep.equal([[alice.user.id, 50]]);
@@ -371,7 +372,9 @@ describe('Groups API', () => {
       expect(reserved.body).to.deep.equal(failed('{:path=>["api is a reserved name"]}'));
       const format = await s.post('/groups', { token: bob.token, json: { name: 'bad name!', path: 'bad.' } });
       expect(format.body).to.deep.equal(
-        failed(`{:name=>["can contain only letters, digits, '_', '.', dash and space."], :path=>["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."]}`),
+        failed(
+          `{:name=>["can contain only letters, digits, '_', '.', dash and space."], :path=>["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."]}`,
+        ),
       );
       const blank = await s.post('/groups', { token: bob.token, json: { name: ' ', path: 'blank', description: 'x'.repeat(256) } });
       expect(blank.body).to.deep.equal(failed(`{:name=>["can't be blank"], :description=>["is too long (maximum is 255 characters)"]}`));

@@ -62,8 +62,22 @@ class Receiver {
 }
 
 const HOOK_FIELDS = [
-  'id', 'url', 'created_at', 'push_events', 'tag_push_events', 'merge_requests_events', 'repository_update_events', 'enable_ssl_verification',
-  'project_id', 'issues_events', 'confidential_issues_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events', 'job_events',
+  'id',
+  'url',
+  'created_at',
+  'push_events',
+  'tag_push_events',
+  'merge_requests_events',
+  'repository_update_events',
+  'enable_ssl_verification',
+  'project_id',
+  'issues_events',
+  'confidential_issues_events',
+  'note_events',
+  'confidential_note_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'job_events',
 ];
 
 describe('Webhooks', function () {
@@ -92,7 +106,14 @@ describe('Webhooks', function () {
       const created = await s.post(`/projects/${project.id}/hooks`, { json: { url: 'http://example.com/h', token: 'secret', issues_events: true } });
       expect(created.status, created.text).to.equal(201);
       expect(created.body).to.have.all.keys(...HOOK_FIELDS);
-      expect(created.body).to.include({ url: 'http://example.com/h', project_id: project.id, push_events: true, issues_events: true, note_events: false, enable_ssl_verification: true });
+      expect(created.body).to.include({
+        url: 'http://example.com/h',
+        project_id: project.id,
+        push_events: true,
+        issues_events: true,
+        note_events: false,
+        enable_ssl_verification: true,
+      });
       expect(created.text).to.not.include('secret');
       const id = created.body.id;
 
@@ -148,7 +169,16 @@ describe('Webhooks', function () {
 
       const created = await s.post('/hooks', { json: { url: `${rx.url}/system-test`, token: 'sys-secret' } });
       expect(created.status, created.text).to.equal(201);
-      expect(created.body).to.have.all.keys('id', 'url', 'created_at', 'push_events', 'tag_push_events', 'merge_requests_events', 'repository_update_events', 'enable_ssl_verification');
+      expect(created.body).to.have.all.keys(
+        'id',
+        'url',
+        'created_at',
+        'push_events',
+        'tag_push_events',
+        'merge_requests_events',
+        'repository_update_events',
+        'enable_ssl_verification',
+      );
       expect(created.body).to.include({ push_events: false, repository_update_events: true, merge_requests_events: false });
       expect(created.text).to.not.include('sys-secret');
       expect((await s.get('/hooks')).body.map((h: { id: number }) => h.id)).to.include(created.body.id);
@@ -179,7 +209,15 @@ describe('Webhooks', function () {
     let hookId: number;
     before(async () => {
       await allowLocal(true);
-      const all = { push_events: true, tag_push_events: true, issues_events: true, confidential_issues_events: true, merge_requests_events: true, note_events: true, confidential_note_events: true };
+      const all = {
+        push_events: true,
+        tag_push_events: true,
+        issues_events: true,
+        confidential_issues_events: true,
+        merge_requests_events: true,
+        note_events: true,
+        confidential_note_events: true,
+      };
       hookId = (await s.post(`/projects/${project.id}/hooks`, { json: { url: `${rx.url}/ok`, token: 'tok-1', ...all } })).body.id;
       await s.drainJobs();
       rx.clear();
@@ -205,7 +243,15 @@ describe('Webhooks', function () {
       expect(rx.received).to.have.length(0); // queued, not sent inside the push
       await s.drainJobs();
       const body = one('Push Hook');
-      expect(body).to.include({ object_kind: 'push', event_name: 'push', ref: 'refs/heads/master', before: '0'.repeat(40), total_commits_count: 2, project_id: project.id, user_username: 'root' });
+      expect(body).to.include({
+        object_kind: 'push',
+        event_name: 'push',
+        ref: 'refs/heads/master',
+        before: '0'.repeat(40),
+        total_commits_count: 2,
+        project_id: project.id,
+        user_username: 'root',
+      });
       expect(body.after).to.equal(body.checkout_sha);
       expect(body.commits.map((c: { message: string }) => c.message)).to.deep.equal(['commit 1', 'commit 2']);
       expect(body.commits[1]).to.include.keys('id', 'timestamp', 'url', 'author', 'added', 'modified', 'removed');
@@ -335,7 +381,10 @@ describe('Webhooks', function () {
         expect(userCreate).to.include({ email: 'sys-hooked@example.com', username: 'sys-hooked', user_id: user.body.id, name: 'Sys Hooked' });
         const team = rx.at('/ok', 'System Hook').find((r) => r.body.event_name === 'user_add_to_team')!.body;
         expect(team).to.include({ project_id: created.body.id, user_username: 'sys-hooked', access_level: 'Developer' });
-        const keyEvents = rx.at('/ok', 'System Hook').filter((r) => r.body.event_name.startsWith('key_')).map((r) => r.body);
+        const keyEvents = rx
+          .at('/ok', 'System Hook')
+          .filter((r) => r.body.event_name.startsWith('key_'))
+          .map((r) => r.body);
         expect(keyEvents.map((e) => e.event_name)).to.deep.equal(['key_create', 'key_destroy']);
         expect(keyEvents[0]).to.include({ username: 'sys-hooked', key, id: added.body.id });
       } finally {
@@ -364,7 +413,10 @@ describe('Webhooks', function () {
       expect(got).to.have.length(2);
       expect(got[1].body).to.deep.equal(got[0].body);
       const logs = await s.db('web_hook_logs').where({ web_hook_id: hook.id }).orderBy('id');
-      expect(logs.map((l: { response_status: string; attempt: number }) => [l.attempt, l.response_status])).to.deep.equal([[1, '500'], [2, '200']]);
+      expect(logs.map((l: { response_status: string; attempt: number }) => [l.attempt, l.response_status])).to.deep.equal([
+        [1, '500'],
+        [2, '200'],
+      ]);
       await s.delete(`/projects/${project.id}/hooks/${hook.id}`);
     });
 
@@ -372,7 +424,8 @@ describe('Webhooks', function () {
       const hook = (await s.post(`/projects/${project.id}/hooks`, { json: { url: `${rx.url}/flaky-twice`, issues_events: true, push_events: false } })).body;
       await s.post(`/projects/${project.id}/issues`, { json: { title: 'retried twice' } });
       await s.drainJobs();
-      const job = async () => (await s.db('jobs').where({ kind: 'web_hook' }).orderBy('id', 'desc').first()) as { run_at: string; started_at: string; state: string; attempts: number };
+      const job = async () =>
+        (await s.db('jobs').where({ kind: 'web_hook' }).orderBy('id', 'desc').first()) as { run_at: string; started_at: string; state: string; attempts: number };
       let row = await job();
       expect(row).to.include({ state: 'queued', attempts: 1 });
       const first = Date.parse(row.run_at) - Date.parse(row.started_at);
@@ -387,7 +440,11 @@ describe('Webhooks', function () {
       await s.drainJobs({ at: new Date(Date.parse(row.run_at)) });
       expect((await job()).state).to.equal('succeeded');
       const logs = await s.db('web_hook_logs').where({ web_hook_id: hook.id }).orderBy('id');
-      expect(logs.map((l: { response_status: string; attempt: number }) => [l.attempt, l.response_status])).to.deep.equal([[1, '500'], [2, '500'], [3, '200']]);
+      expect(logs.map((l: { response_status: string; attempt: number }) => [l.attempt, l.response_status])).to.deep.equal([
+        [1, '500'],
+        [2, '500'],
+        [3, '200'],
+      ]);
       await s.delete(`/projects/${project.id}/hooks/${hook.id}`);
     });
   });

@@ -82,7 +82,7 @@ describe('hostile values', () => {
       expect((await s.get(base)).body.path_with_namespace).to.equal(project.path_with_namespace);
     });
 
-    it('answers a null e-mail, username or name of a user update as GitLab\'s model does', async () => {
+    it("answers a null e-mail, username or name of a user update as GitLab's model does", async () => {
       for (const name of ['email', 'username', 'name']) {
         const r = await s.put(`/users/${userId}`, { json: { [name]: null } });
         expect([r.status, r.body], name).to.deep.equal([400, { message: { [name]: ["can't be blank"] } }]);
@@ -93,11 +93,28 @@ describe('hostile values', () => {
 
   describe('JSON null for an optional parameter', () => {
     it('creates a project hook or a system hook with the defaults of the fields given null', async () => {
-      const nulls = { push_events: null, issues_events: null, confidential_issues_events: null, tag_push_events: null, note_events: null, enable_ssl_verification: null, token: null };
+      const nulls = {
+        push_events: null,
+        issues_events: null,
+        confidential_issues_events: null,
+        tag_push_events: null,
+        note_events: null,
+        enable_ssl_verification: null,
+        token: null,
+      };
       const hook = await s.post(`${base}/hooks`, { json: { url: 'http://example.com/null-hook', ...nulls } });
       expect(hook.status, hook.text).to.equal(201);
-      expect(hook.body).to.include({ push_events: true, issues_events: false, confidential_issues_events: false, tag_push_events: false, note_events: false, enable_ssl_verification: true });
-      const system = await s.post('/hooks', { json: { url: 'http://example.com/null-system-hook', push_events: null, tag_push_events: null, merge_requests_events: null, enable_ssl_verification: null, token: null } });
+      expect(hook.body).to.include({
+        push_events: true,
+        issues_events: false,
+        confidential_issues_events: false,
+        tag_push_events: false,
+        note_events: false,
+        enable_ssl_verification: true,
+      });
+      const system = await s.post('/hooks', {
+        json: { url: 'http://example.com/null-system-hook', push_events: null, tag_push_events: null, merge_requests_events: null, enable_ssl_verification: null, token: null },
+      });
       expect(system.status, system.text).to.equal(201);
       expect(system.body).to.include({ push_events: false, tag_push_events: false, merge_requests_events: false, enable_ssl_verification: true });
     });
@@ -131,7 +148,9 @@ describe('hostile values', () => {
       expect(group.status, group.text).to.equal(200);
       expect(group.body).to.include({ description: '', lfs_enabled: false, request_access_enabled: false }); // LFS is off on this server
       expect((await s.db('namespaces').where({ id: groupId }).first()).lfs_enabled).to.be.oneOf([1, true]); // the stored setting kept
-      const key = created(await s.post(`${base}/deploy_keys`, { json: { title: 'k', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGz8x5yQ9vK1pPj3dS6o4Zs3hVZ7f2rQ8uG3Jw5mNc1e null@wharf' } }));
+      const key = created(
+        await s.post(`${base}/deploy_keys`, { json: { title: 'k', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGz8x5yQ9vK1pPj3dS6o4Zs3hVZ7f2rQ8uG3Jw5mNc1e null@wharf' } }),
+      );
       const nothing = await s.put(`${base}/deploy_keys/${key.id}`, { json: { title: null, can_push: null } });
       expect([nothing.status, nothing.body]).to.deep.equal([400, { error: 'title, can_push are missing, at least one parameter must be provided' }]);
     });
@@ -193,9 +212,7 @@ describe('hostile values', () => {
       const res = await fetch(`${s.url}/api/v4${base}/repository/archive.zip?sha=${encodeURIComponent('ветка')}`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } });
       expect(res.status).to.equal(200);
       const prefix = `${project.path}-ветка-${head}`;
-      expect(res.headers.get('content-disposition')).to.equal(
-        `attachment; filename="${project.path}-_____-${head}.zip"; filename*=UTF-8''${encodeURIComponent(prefix)}.zip`,
-      );
+      expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="${project.path}-_____-${head}.zip"; filename*=UTF-8''${encodeURIComponent(prefix)}.zip`);
       expect(res.headers.get('content-type')).to.equal('application/zip');
       expect((await res.arrayBuffer()).byteLength).to.be.greaterThan(0);
     });

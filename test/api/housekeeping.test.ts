@@ -176,7 +176,9 @@ describe('housekeeping', function () {
     try {
       for (let i = 0; i < 40; i++) {
         const nested = i % 2 === 1; // a new branch in a folder that a gc may just have emptied
-        const json = nested ? { branch: `hk/w${i}`, start_branch: 'master', content: `${i}\n`, commit_message: `w${i}` } : { branch: 'master', content: `${i}\n`, commit_message: `w${i}` };
+        const json = nested
+          ? { branch: `hk/w${i}`, start_branch: 'master', content: `${i}\n`, commit_message: `w${i}` }
+          : { branch: 'master', content: `${i}\n`, commit_message: `w${i}` };
         const r = await s.post(`/projects/${p.id}/repository/files/w${i}.txt`, { token: owner.token, json });
         if (r.status !== 201) failures.push(`${i}: ${r.status} ${r.text}`);
       }

@@ -20,7 +20,13 @@ describe('Impersonation tokens API', () => {
   after(async () => s.close());
 
   it('is for admins only, checked before the parameters', async () => {
-    for (const [method, p] of [['GET', base], ['POST', base], ['GET', `${base}/1`], ['DELETE', `${base}/1`], ['POST', '/users/abc/impersonation_tokens']] as const) {
+    for (const [method, p] of [
+      ['GET', base],
+      ['POST', base],
+      ['GET', `${base}/1`],
+      ['DELETE', `${base}/1`],
+      ['POST', '/users/abc/impersonation_tokens'],
+    ] as const) {
       const anonymous = await s.request(method, p, { token: null });
       expect(anonymous.status, `${method} ${p}`).to.equal(401);
       expect(anonymous.body).to.deep.equal({ message: '401 Unauthorized' });

@@ -50,7 +50,13 @@ describe('project import temp folders', function () {
     for (let i = 0; i < 10_050; i++) many.push({ name: `d${i % 50}/f${i}`, body: 'x' });
     const cases: [Buffer, string][] = [
       [tarGz(many), 'The archive holds more than 10000 files'],
-      [tarGz([{ name: 'VERSION', body: '9.9.9' }, { name: 'project.json', body: '{}' }]), 'Import version mismatch: Required 0.2.3 but was 9.9.9'],
+      [
+        tarGz([
+          { name: 'VERSION', body: '9.9.9' },
+          { name: 'project.json', body: '{}' },
+        ]),
+        'Import version mismatch: Required 0.2.3 but was 9.9.9',
+      ],
       [tarGz([{ name: 'VERSION', body: '0.2.3' }]), 'The archive has no project.json'],
     ];
     for (const [i, [archive, error]] of cases.entries()) {
@@ -66,7 +72,9 @@ describe('project import temp folders', function () {
     const jobOf = async (state: string, lockedUntil: string | null) => {
       await enqueueJob(db, PROJECT_IMPORT_JOB, { projectId: 0, userId: 0 }, { queue: 'repository_import', maxAttempts: 1 });
       const row = await db('jobs').where({ kind: PROJECT_IMPORT_JOB }).orderBy('id', 'desc').first('id');
-      await db('jobs').where({ id: row.id }).update({ state, locked_by: lockedUntil ? 'another-process' : null, locked_until: lockedUntil });
+      await db('jobs')
+        .where({ id: row.id })
+        .update({ state, locked_by: lockedUntil ? 'another-process' : null, locked_until: lockedUntil });
       return row.id as number;
     };
     const running = await jobOf('running', new Date(Date.now() + 3600_000).toISOString());

@@ -177,8 +177,9 @@ describe('import_url', function () {
     }
   });
 
-  it('classifies addresses as GitLab\'s blocker does', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '100.64.0.1']) expect(isLocalAddress(a), a).to.equal(true);
+  it("classifies addresses as GitLab's blocker does", () => {
+    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '100.64.0.1'])
+      expect(isLocalAddress(a), a).to.equal(true);
     for (const a of ['8.8.8.8', '172.32.0.1', '2001:4860:4860::8888', '1.1.1.1']) expect(isLocalAddress(a), a).to.equal(false);
   });
 });

@@ -74,7 +74,7 @@ describe('Issues and merge requests: follow-ups and deletion', () => {
     });
   });
 
-  describe('a milestone\'s merge requests', () => {
+  describe("a milestone's merge requests", () => {
     it('lists them by label priority for readers of merge requests, none for a guest of a private project', async () => {
       const { id, mrIid } = await projectWithMergeRequest();
       await addProjectMembers(s, id, [[roles.guest, GUEST]]);

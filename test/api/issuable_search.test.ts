@@ -91,8 +91,7 @@ describe('search on issue and merge request lists', () => {
       await commitFiles(s, p.id, branch, [{ action: 'create', file_path: branch, content: branch }], { token: ROOT_TOKEN });
       await openMergeRequest(s, p.id, { source_branch: branch, target_branch: 'master', title, description }, ROOT_TOKEN);
     }
-    const titles = async (search: string) =>
-      (await s.get(`/projects/${p.id}/merge_requests`, { query: { search } })).body.map((m: { title: string }) => m.title).sort();
+    const titles = async (search: string) => (await s.get(`/projects/${p.id}/merge_requests`, { query: { search } })).body.map((m: { title: string }) => m.title).sort();
     expect(await titles('parser')).to.deep.equal(['Parser rewrite', 'docs']);
     expect(await titles('parser faster')).to.deep.equal([]);
     expect(await titles('rewrite PARSER')).to.deep.equal(['Parser rewrite']);

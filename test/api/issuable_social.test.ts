@@ -180,7 +180,7 @@ describe('Subscriptions and time tracking', () => {
       expect(notes.body.every((n: { system: boolean; author: { id: number } }) => n.system && n.author.id === dev.user.id)).to.equal(true);
     });
 
-    it('answers GitLab\'s model errors for a bad duration, and 400 when it is missing', async () => {
+    it("answers GitLab's model errors for a bad duration, and 400 when it is missing", async () => {
       const i = await issue(p);
       const base = `${p.issues}/${i.iid}`;
       await s.post(`${base}/time_estimate`, { token: owner.token, json: { duration: '1w' } });
@@ -283,8 +283,11 @@ describe('Subscriptions and time tracking', () => {
       expect((await getMr()).user_notes_count).to.equal(0);
     });
 
-    it('hides a private project\'s merge requests from guests (404 merge_requests Not Found)', async () => {
-      for (const [method, path] of [['GET', `${mrPath}/notes`], ['POST', `${mrPath}/notes`]]) {
+    it("hides a private project's merge requests from guests (404 merge_requests Not Found)", async () => {
+      for (const [method, path] of [
+        ['GET', `${mrPath}/notes`],
+        ['POST', `${mrPath}/notes`],
+      ]) {
         const r = await s.request(method, path, { token: guest.token, json: method === 'POST' ? { body: 'x' } : undefined });
         expect(r.status).to.equal(404);
         expect(r.body).to.deep.equal({ message: '404 merge_requests Not Found' });

@@ -97,7 +97,11 @@ describe('Issue participants, closed_by, user_agent_detail, move and follow-ups'
       }
       expect((await s.post(`/projects/${from.id}/labels`, { token: owner.token, json: { name: 'only-here', color: '#00FF00' } })).status).to.equal(201);
       const milestone = (await s.get(`/projects/${from.id}/milestones`, { token: owner.token })).body[0];
-      const issue = await newIssue(from.id, { title: 'Moving', description: 'Body', labels: 'bug,only-here', milestone_id: milestone.id, assignee_ids: [dev.user.id], confidential: true }, master.token);
+      const issue = await newIssue(
+        from.id,
+        { title: 'Moving', description: 'Body', labels: 'bug,only-here', milestone_id: milestone.id, assignee_ids: [dev.user.id], confidential: true },
+        master.token,
+      );
       const plain = (await s.post(`/projects/${from.id}/issues/${issue.iid}/notes`, { token: reporter.token, json: { body: 'plain' } })).body;
       const thread = (await s.post(`/projects/${from.id}/issues/${issue.iid}/discussions`, { token: reporter.token, json: { body: 'thread' } })).body;
       // (Confidential: the guest may not see it; the developer is its assignee.)
@@ -144,7 +148,7 @@ describe('Issue participants, closed_by, user_agent_detail, move and follow-ups'
       expect([again.status, again.body]).to.deep.equal([400, { message: 'Cannot move issue due to insufficient permissions!' }]);
     });
 
-    it('answers 10.8\'s refusals (and 404 for what the user may not see)', async () => {
+    it("answers 10.8's refusals (and 404 for what the user may not see)", async () => {
       const from = await project();
       const to = await project();
       const hidden = await projectWithRoles(s, owner, {}, { name: `hidden${++n}`, visibility: 'private' });

@@ -72,7 +72,12 @@ describe('Issue reactions: my_reaction_emoji and votes', () => {
     // An award of the same name and id on another kind of target is not an award on the issue.
     const stamp = new Date().toISOString();
     await s.db('award_emoji').insert({
-      awardable_type: 'MergeRequest', awardable_id: issues.gamma.id, user_id: reporter.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp,
+      awardable_type: 'MergeRequest',
+      awardable_id: issues.gamma.id,
+      user_id: reporter.user.id,
+      name: 'thumbsup',
+      created_at: stamp,
+      updated_at: stamp,
     });
   });
 
@@ -188,9 +193,7 @@ describe('Issue reactions: my_reaction_emoji and votes', () => {
       const all = ['Shape 12', 'Shape 11', 'Shape 10', 'Shape 9', 'Shape 8', 'Shape 7', 'Shape 6', 'Shape 5', 'Shape 4', 'Shape 3', 'Shape 2', 'Shape 1'];
       expect(await pages(path, dev, { labels: 'common,shape' })).to.deep.equal(all.filter((t) => Number(t.slice(6)) % 4 !== 0));
       expect(await pages(path, dev, { labels: 'rare' })).to.deep.equal(['Shape 12', 'Shape 8', 'Shape 4']);
-      expect(await pages(path, dev, { assignee_id: String(dev.user.id), sort: 'asc' })).to.deep.equal(
-        all.filter((t) => Number(t.slice(6)) % 3 !== 0).reverse(),
-      );
+      expect(await pages(path, dev, { assignee_id: String(dev.user.id), sort: 'asc' })).to.deep.equal(all.filter((t) => Number(t.slice(6)) % 3 !== 0).reverse());
       expect(await pages(path, dev, { my_reaction_emoji: 'heart', order_by: 'updated_at' })).to.have.length(11);
       expect(await pages(path, guest, { author_id: String(owner.user.id) })).to.deep.equal(all.filter((t) => t !== 'Shape 5'));
       expect(await pages(`/groups/${groupId}/issues`, dev, { my_reaction_emoji: 'heart', labels: 'shape' })).to.deep.equal(
@@ -198,9 +201,7 @@ describe('Issue reactions: my_reaction_emoji and votes', () => {
       );
       const mine = await pages('/issues', dev, { scope: 'assigned-to-me' });
       expect(mine).to.deep.equal(all.filter((t) => Number(t.slice(6)) % 3 !== 0));
-      expect(await pages('/issues', guest, { scope: 'all', labels: 'common' })).to.deep.equal(
-        all.filter((t) => Number(t.slice(6)) % 4 !== 0 && t !== 'Shape 5'),
-      );
+      expect(await pages('/issues', guest, { scope: 'all', labels: 'common' })).to.deep.equal(all.filter((t) => Number(t.slice(6)) % 4 !== 0 && t !== 'Shape 5'));
     });
 
     it('answers an empty page past the end with the total', async () => {

@@ -16,9 +16,29 @@ const GROUP_NOT_FOUND = { message: '404 Group Not Found' };
 const NOT_FOUND = { message: '404 Not found' };
 const ISSUE_NOT_FOUND = { message: '404 Issue Not Found' };
 const BASIC_KEYS = [
-  'id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'closed_at', 'closed_by',
-  'labels', 'milestone', 'assignees', 'author', 'assignee', 'user_notes_count', 'upvotes', 'downvotes', 'due_date',
-  'confidential', 'discussion_locked', 'web_url', 'time_stats',
+  'id',
+  'iid',
+  'project_id',
+  'title',
+  'description',
+  'state',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'closed_by',
+  'labels',
+  'milestone',
+  'assignees',
+  'author',
+  'assignee',
+  'user_notes_count',
+  'upvotes',
+  'downvotes',
+  'due_date',
+  'confidential',
+  'discussion_locked',
+  'web_url',
+  'time_stats',
 ];
 const AT_LEAST_ONE =
   'title, description, assignee_ids, assignee_id, milestone_id, discussion_locked, labels, created_at, due_date, confidential, state_event are missing, at least one parameter must be provided';
@@ -54,8 +74,13 @@ describe('Issues', () => {
 
     it('answers 401 to anonymous requests on every route, even on a public project', async () => {
       const calls: [string, string][] = [
-        ['GET', '/issues'], ['GET', '/groups/1/issues'], ['GET', pub.path], ['GET', `${pub.path}/1`],
-        ['POST', pub.path], ['PUT', `${pub.path}/1`], ['DELETE', `${pub.path}/1`],
+        ['GET', '/issues'],
+        ['GET', '/groups/1/issues'],
+        ['GET', pub.path],
+        ['GET', `${pub.path}/1`],
+        ['POST', pub.path],
+        ['PUT', `${pub.path}/1`],
+        ['DELETE', `${pub.path}/1`],
       ];
       for (const [method, path] of calls) {
         const r = await s.request(method, path, { token: null, json: method === 'GET' ? undefined : { title: 'x' } });
@@ -66,7 +91,14 @@ describe('Issues', () => {
 
     it('answers 404 Project Not Found for a hidden or missing project, before the parameters', async () => {
       const priv = await project('private');
-      for (const [method, path] of [['GET', priv.path], ['GET', `${priv.path}/zz`], ['POST', priv.path], ['PUT', `${priv.path}/1`], ['DELETE', `${priv.path}/1`], ['GET', '/projects/999999/issues']] as const) {
+      for (const [method, path] of [
+        ['GET', priv.path],
+        ['GET', `${priv.path}/zz`],
+        ['POST', priv.path],
+        ['PUT', `${priv.path}/1`],
+        ['DELETE', `${priv.path}/1`],
+        ['GET', '/projects/999999/issues'],
+      ] as const) {
         const r = await s.request(method, path, { token: stranger.token, json: method === 'GET' ? undefined : {} });
         expect(r.status, `${method} ${path}`).to.equal(404);
         expect(r.body).to.deep.equal(PROJECT_NOT_FOUND);
@@ -131,7 +163,22 @@ describe('Issues', () => {
       const a = await issue(p, { title: 'First', description: 'desc', due_date: '2030-02-03', milestone_id: m.id, assignee_ids: [dev.user.id], labels: 'bug,feature' });
       expect(Object.keys(a)).to.deep.equal([...BASIC_KEYS, '_links', 'subscribed']);
       expectSchema(a, 'public_api/v4/issue.json');
-      expect(a).to.include({ iid: 1, project_id: p.id, title: 'First', description: 'desc', state: 'opened', closed_at: null, closed_by: null, due_date: '2030-02-03', confidential: false, discussion_locked: null, user_notes_count: 0, upvotes: 0, downvotes: 0, subscribed: true });
+      expect(a).to.include({
+        iid: 1,
+        project_id: p.id,
+        title: 'First',
+        description: 'desc',
+        state: 'opened',
+        closed_at: null,
+        closed_by: null,
+        due_date: '2030-02-03',
+        confidential: false,
+        discussion_locked: null,
+        user_notes_count: 0,
+        upvotes: 0,
+        downvotes: 0,
+        subscribed: true,
+      });
       expect(a.labels).to.deep.equal(['bug', 'feature']);
       expect(a.milestone).to.include({ id: m.id, title: 'v1' });
       expect(a.assignees.map((u: { id: number }) => u.id)).to.deep.equal([dev.user.id]);
@@ -178,7 +225,11 @@ describe('Issues', () => {
 
     it('silently drops privileged fields for guests', async () => {
       const m = await milestone(p, 'guest-ms');
-      const r = await issue(p, { title: 'from guest', milestone_id: m.id, labels: 'newlabel,bug', assignee_ids: [dev.user.id], due_date: '2031-01-01', discussion_locked: true, confidential: true }, guest.token);
+      const r = await issue(
+        p,
+        { title: 'from guest', milestone_id: m.id, labels: 'newlabel,bug', assignee_ids: [dev.user.id], due_date: '2031-01-01', discussion_locked: true, confidential: true },
+        guest.token,
+      );
       expect(r).to.include({ milestone: null, due_date: null, discussion_locked: null, confidential: true, assignee: null });
       expect(r.labels).to.deep.equal([]);
       expect(r.assignees).to.deep.equal([]);
@@ -312,7 +363,7 @@ describe('Issues', () => {
       }
     });
 
-    it('reads created_at and updated_at as Grape\'s DateTime does, and refuses what it cannot read', async () => {
+    it("reads created_at and updated_at as Grape's DateTime does, and refuses what it cannot read", async () => {
       const r = await s.post(p.path, { token: owner.token, json: { title: 'dated', created_at: 'Tue, 02 May 2017 10:00:00 +0200' } });
       expect(r.status, r.text).to.equal(201);
       expect(r.body.created_at).to.equal('2017-05-02T08:00:00.000Z');
@@ -415,10 +466,16 @@ describe('Issues', () => {
         expect(single.status, who).to.equal(sees ? 200 : 404);
         if (!sees) expect(single.body).to.deep.equal(NOT_FOUND);
         const list = await s.get(pub.path, { token: account.token });
-        expect(list.body.map((i: { title: string }) => i.title), who).to.deep.equal(sees ? ['secret', 'open issue'] : ['open issue']);
+        expect(
+          list.body.map((i: { title: string }) => i.title),
+          who,
+        ).to.deep.equal(sees ? ['secret', 'open issue'] : ['open issue']);
         expect(list.headers.get('x-total'), who).to.equal(sees ? '2' : '1');
         const all = await s.get('/issues', { token: account.token, query: { scope: 'all', search: 'secret' } });
-        expect(all.body.map((i: { id: number }) => i.id), who).to.deep.equal(sees ? [secret.id] : []);
+        expect(
+          all.body.map((i: { id: number }) => i.id),
+          who,
+        ).to.deep.equal(sees ? [secret.id] : []);
       }
     });
 
@@ -544,7 +601,7 @@ describe('Issues', () => {
       expect(bugs).to.not.include('Gamma');
     });
 
-    it('lists a group\'s issues (not other projects\') for those who may see the group', async () => {
+    it("lists a group's issues (not other projects') for those who may see the group", async () => {
       expect(await titles(`/groups/${groupId}/issues`, { labels: 'bug' })).to.deep.equal(['Beta', 'Alpha bug report']);
       const r = await s.get(`/groups/${groupId}/issues`, { token: stranger.token });
       expect(r.status).to.equal(404);

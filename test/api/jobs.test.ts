@@ -30,8 +30,7 @@ describe('API jobs', function () {
   let reporter: { token: string };
   let stranger: { token: string };
   let pipelineId: number;
-  const byName = async (name: string) =>
-    ((await s.get(`/projects/${project.id}/pipelines/${pipelineId}/jobs`)).body as any[]).find((j) => j.name === name);
+  const byName = async (name: string) => ((await s.get(`/projects/${project.id}/pipelines/${pipelineId}/jobs`)).body as any[]).find((j) => j.name === name);
 
   before(async () => {
     s = await bootServer();
@@ -54,7 +53,23 @@ describe('API jobs', function () {
     const r = await s.get(`/projects/${project.id}/jobs/${build.id}`, { token: reporter.token });
     expect(r.status).to.equal(200);
     // (The reference's job.json is the web UI's job, not the API's: the keys are checked here.)
-    expect(Object.keys(r.body)).to.have.members(['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'duration', 'user', 'commit', 'pipeline', 'runner']);
+    expect(Object.keys(r.body)).to.have.members([
+      'id',
+      'status',
+      'stage',
+      'name',
+      'ref',
+      'tag',
+      'coverage',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'duration',
+      'user',
+      'commit',
+      'pipeline',
+      'runner',
+    ]);
     expect(r.body).to.include({ id: build.id, status: 'pending', name: 'build', stage: 'build', runner: null });
     expect(r.body).not.to.have.property('artifacts_file');
     const missing = await s.get(`/projects/${project.id}/jobs/999999`);

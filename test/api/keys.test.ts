@@ -63,9 +63,18 @@ describe('SSH keys API', function () {
 
     it('answers GitLab’s validation messages for an invalid key or title', async () => {
       const cases: [Record<string, string>, unknown][] = [
-        [{ title: 'x', key: 'some key' }, { key: ['is invalid', FORBIDDEN_TYPE], fingerprint: ['cannot be generated'] }],
-        [{ title: 'x', key: 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ' }, { fingerprint: ['cannot be generated'], key: [FORBIDDEN_TYPE] }],
-        [{ title: 'x', key: '   ' }, { key: ["can't be blank", 'is invalid', FORBIDDEN_TYPE], fingerprint: ['cannot be generated'] }],
+        [
+          { title: 'x', key: 'some key' },
+          { key: ['is invalid', FORBIDDEN_TYPE], fingerprint: ['cannot be generated'] },
+        ],
+        [
+          { title: 'x', key: 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ' },
+          { fingerprint: ['cannot be generated'], key: [FORBIDDEN_TYPE] },
+        ],
+        [
+          { title: 'x', key: '   ' },
+          { key: ["can't be blank", 'is invalid', FORBIDDEN_TYPE], fingerprint: ['cannot be generated'] },
+        ],
         [{ title: '', key: (await makeKey()).publicKey }, { title: ["can't be blank"] }],
         [{ title: 't'.repeat(256), key: (await makeKey()).publicKey }, { title: ['is too long (maximum is 255 characters)'] }],
         [
@@ -79,9 +88,7 @@ describe('SSH keys API', function () {
         expect(r.body, JSON.stringify(json).slice(0, 80)).to.deep.equal({ message });
       }
       const fieldsOrder = await s.post('/user/keys', { token: alice.token, json: { title: '', key: 'nope' } });
-      expect(fieldsOrder.text).to.equal(
-        `{"message":{"title":["can't be blank"],"key":["is invalid","${FORBIDDEN_TYPE}"],"fingerprint":["cannot be generated"]}}`,
-      );
+      expect(fieldsOrder.text).to.equal(`{"message":{"title":["can't be blank"],"key":["is invalid","${FORBIDDEN_TYPE}"],"fingerprint":["cannot be generated"]}}`);
       // A private key pasted by mistake is not a public key (and is not stored).
       const before = await s.db('keys').count({ n: '*' }).first();
       const priv = await s.post('/user/keys', { token: alice.token, json: { title: 'oops', key: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----' } });
@@ -184,7 +191,11 @@ describe('SSH keys API', function () {
       expect(dup.status).to.equal(400);
       expect(dup.body).to.deep.equal({ message: { fingerprint: ['has already been taken'] } });
 
-      for (const [method, p] of [['GET', '/users/999999/keys'], ['POST', '/users/999999/keys'], ['DELETE', '/users/999999/keys/1']] as const) {
+      for (const [method, p] of [
+        ['GET', '/users/999999/keys'],
+        ['POST', '/users/999999/keys'],
+        ['DELETE', '/users/999999/keys/1'],
+      ] as const) {
         const r = await s.request(method, p, method === 'POST' ? { json: { title: 't', key: k.publicKey } } : {});
         expect(r.status, `${method} ${p}`).to.equal(404);
         expect(r.body).to.deep.equal({ message: '404 User Not Found' });
@@ -228,7 +239,7 @@ describe('SSH keys API', function () {
     const restrict = async (json: Record<string, number>) => expect((await s.put('/application/settings', { json })).status).to.equal(200);
     afterEach(() => restrict({ rsa_key_restriction: 0, dsa_key_restriction: 0, ecdsa_key_restriction: 0, ed25519_key_restriction: 0 }));
 
-    it('refuses a key smaller than its type\'s minimum, and a forbidden type, with GitLab\'s messages', async () => {
+    it("refuses a key smaller than its type's minimum, and a forbidden type, with GitLab's messages", async () => {
       await restrict({ rsa_key_restriction: 4096, ed25519_key_restriction: -1 });
       const [small, edKey] = await Promise.all([makeKey('rsa'), makeKey('ed25519')]);
       const r = await s.post('/user/keys', { token: bob.token, json: { title: 'small', key: small.publicKey } });

@@ -6,7 +6,6 @@ import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/r
 import { insertMember } from '../../src/services/members/members.js';
 import { GUEST } from '../../src/policy/levels.js';
 
-
 const UNAUTHORIZED = { message: '401 Unauthorized' };
 const FORBIDDEN = { message: '403 Forbidden' };
 const PROJECT_NOT_FOUND = { message: '404 Project Not Found' };
@@ -43,7 +42,14 @@ describe('Project labels', () => {
 
     it('needs a signed-in user for everything, even on a public project', async () => {
       for (const p of [pub, priv]) {
-        for (const [method, path] of [['GET', p.path], ['POST', p.path], ['PUT', p.path], ['DELETE', p.path], ['POST', `${p.path}/q/subscribe`], ['POST', `${p.path}/q/unsubscribe`]]) {
+        for (const [method, path] of [
+          ['GET', p.path],
+          ['POST', p.path],
+          ['PUT', p.path],
+          ['DELETE', p.path],
+          ['POST', `${p.path}/q/subscribe`],
+          ['POST', `${p.path}/q/unsubscribe`],
+        ]) {
           const r = await s.request(method, path, { token: null, json: method === 'GET' ? undefined : { name: 'q', color: '#000000' } });
           expect(r.status, `${method} ${path}`).to.equal(401);
           expect(r.body).to.deep.equal(UNAUTHORIZED);
@@ -62,7 +68,7 @@ describe('Project labels', () => {
       expect(sub.body).to.deep.equal(PROJECT_NOT_FOUND);
     });
 
-    it('lets any signed-in user read a public project\'s labels, and guests read a private one\'s', async () => {
+    it("lets any signed-in user read a public project's labels, and guests read a private one's", async () => {
       const viaStranger = await s.get(pub.path, { token: stranger.token });
       expect(viaStranger.status).to.equal(200);
       expect(viaStranger.body.map((l: { name: string }) => l.name)).to.deep.equal(['q']);
@@ -116,8 +122,14 @@ describe('Project labels', () => {
       expect(r.status).to.equal(201);
       expect(Object.keys(r.body)).to.have.members(KEYS);
       expect(r.body).to.include({
-        name: 'Foo', color: '#FFAABB', description: 'test', priority: 2,
-        open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0, subscribed: false,
+        name: 'Foo',
+        color: '#FFAABB',
+        description: 'test',
+        priority: 2,
+        open_issues_count: 0,
+        closed_issues_count: 0,
+        open_merge_requests_count: 0,
+        subscribed: false,
       });
       expect(r.body.id).to.be.a('number');
     });
@@ -158,7 +170,7 @@ describe('Project labels', () => {
       expect(r.body).to.deep.equal({ message: { title: ['has already been taken'] } });
     });
 
-    it('answers Grape\'s 400s for missing or mistyped parameters', async () => {
+    it("answers Grape's 400s for missing or mistyped parameters", async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ color: '#FFAABB' }, 'name is missing'],
         [{ name: 'Foobar' }, 'color is missing'],
@@ -182,7 +194,10 @@ describe('Project labels', () => {
         [{ name: 'a,b', color: '#FFAABB' }, { title: ['is invalid'] }],
         [{ name: '  ', color: '#FFAABB' }, { title: ["can't be blank", 'is invalid'] }],
         [{ name: 'x'.repeat(256), color: '#FFAABB' }, { title: ['is too long (maximum is 255 characters)'] }],
-        [{ name: '', color: 'nope' }, { color: ['must be a valid color code'], title: ["can't be blank", 'is invalid'] }],
+        [
+          { name: '', color: 'nope' },
+          { color: ['must be a valid color code'], title: ["can't be blank", 'is invalid'] },
+        ],
         [{ name: 'Foo', color: '#FFAABB', priority: -1 }, { priority: ['must be greater than or equal to 0'] }],
       ];
       for (const [json, message] of cases) {
@@ -195,7 +210,7 @@ describe('Project labels', () => {
   });
 
   describe('GET /projects/:id/labels', () => {
-    it('lists the project\'s labels by name, paginated, with counts and the caller\'s subscriptions', async () => {
+    it("lists the project's labels by name, paginated, with counts and the caller's subscriptions", async () => {
       const p = await project();
       const other = await project();
       await label(other.path, 'elsewhere');
@@ -283,7 +298,7 @@ describe('Project labels', () => {
       expect(badPriority.body).to.deep.equal({ error: 'priority is invalid' });
     });
 
-    it('answers 10.8\'s odd 404 for an unknown label', async () => {
+    it("answers 10.8's odd 404 for an unknown label", async () => {
       const r = await put({ name: 'label2', new_name: 'label3' });
       expect(r.status).to.equal(404);
       expect(r.body).to.deep.equal({ message: '404 Label not found Not Found' });
@@ -436,7 +451,7 @@ describe('Project labels', () => {
   });
 
   describe('deletion of what labels hang off', () => {
-    it('removes a deleted project\'s labels and a deleted user\'s subscriptions', async () => {
+    it("removes a deleted project's labels and a deleted user's subscriptions", async () => {
       const p = await project();
       const l = await label(p.path, 'gone');
       const temp = (await s.createUser('temp')) as Account;

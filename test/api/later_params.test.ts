@@ -176,7 +176,11 @@ describe('Later GitLab parameters', () => {
     });
 
     it('refuses what is not an access level', async () => {
-      for (const [value, error] of [['25', 'does not have a valid value'], ['0', 'does not have a valid value'], ['dev', 'is invalid']]) {
+      for (const [value, error] of [
+        ['25', 'does not have a valid value'],
+        ['0', 'does not have a valid value'],
+        ['dev', 'is invalid'],
+      ]) {
         const r = await s.get('/projects', { token: dev.token, query: { min_access_level: value } });
         expect(r.status).to.equal(400);
         expect(r.body).to.deep.equal({ error: `min_access_level ${error}` });

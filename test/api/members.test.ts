@@ -57,7 +57,13 @@ describe('Members API', () => {
       const url = (suffix = '') => `/${kind}/${source[kind]}/members${suffix}`;
 
       it('needs a signed-in user for every route (401)', async () => {
-        for (const [method, path] of [['GET', url()], ['GET', url(`/${developer.user.id}`)], ['POST', url()], ['PUT', url(`/${developer.user.id}`)], ['DELETE', url(`/${developer.user.id}`)]]) {
+        for (const [method, path] of [
+          ['GET', url()],
+          ['GET', url(`/${developer.user.id}`)],
+          ['POST', url()],
+          ['PUT', url(`/${developer.user.id}`)],
+          ['DELETE', url(`/${developer.user.id}`)],
+        ]) {
           const r = await s.request(method, path, { token: null });
           expect(r.status, `${method} ${path}`).to.equal(401);
           expect(r.body).to.deep.equal({ message: '401 Unauthorized' });
@@ -73,7 +79,15 @@ describe('Members API', () => {
         }
         const r = await s.get(url(), { token: stranger.token });
         expect(r.body[0]).to.have.all.keys(...MEMBER_KEYS);
-        expect(r.body[1]).to.deep.include({ id: developer.user.id, username: 'developer', name: 'Developer', state: 'active', access_level: 30, expires_at: null, web_url: `${s.url}/developer` });
+        expect(r.body[1]).to.deep.include({
+          id: developer.user.id,
+          username: 'developer',
+          name: 'Developer',
+          state: 'active',
+          access_level: 30,
+          expires_at: null,
+          web_url: `${s.url}/developer`,
+        });
         expect(r.body[0].access_level).to.equal(ownerLevel[kind]);
         expectSchema(r.body, 'public_api/v4/user/basics.json');
       });
@@ -311,10 +325,7 @@ describe('Members API', () => {
       const group = (await s.post('/groups', { token: a.token, json: { name: 'Duel', path: 'duel' } })).body;
       const url = `/groups/${group.id}/members`;
       await s.post(url, { token: a.token, json: { user_id: b.user.id, access_level: 50 } });
-      const replies = await Promise.all([
-        s.delete(`${url}/${a.user.id}`, { token: a.token }),
-        s.delete(`${url}/${b.user.id}`, { token: b.token }),
-      ]);
+      const replies = await Promise.all([s.delete(`${url}/${a.user.id}`, { token: a.token }), s.delete(`${url}/${b.user.id}`, { token: b.token })]);
       expect(replies.map((r) => r.status).sort()).to.deep.equal([204, 403]);
       const left = (await s.get(url)).body;
       expect(left).to.have.length(1);

@@ -7,7 +7,20 @@ import { addProjectMembers, useServerWithRoles, projectWithRoles } from '../help
 import { commitFiles, openMergeRequest, repoDir } from '../helpers/projects.js';
 import { DEVELOPER } from '../../src/policy/levels.js';
 
-const COMMIT_KEYS = ['id', 'short_id', 'title', 'created_at', 'parent_ids', 'message', 'author_name', 'author_email', 'authored_date', 'committer_name', 'committer_email', 'committed_date'];
+const COMMIT_KEYS = [
+  'id',
+  'short_id',
+  'title',
+  'created_at',
+  'parent_ids',
+  'message',
+  'author_name',
+  'author_email',
+  'authored_date',
+  'committer_name',
+  'committer_email',
+  'committed_date',
+];
 
 describe('Merge request commits, changes, participants, pipelines', () => {
   const { s, owner, dev, reporter, guest } = useServerWithRoles();
@@ -30,7 +43,10 @@ describe('Merge request commits, changes, participants, pipelines', () => {
     w.commit('master moves on');
     w.checkout('feature');
     git(w.dir, ['merge', '-q', '--no-edit', 'master'], { GIT_AUTHOR_DATE: '1500009000 +0000', GIT_COMMITTER_DATE: '1500009000 +0000' });
-    w.move('doc/guide.md', 'doc/manual.md').remove('old.txt').write('run.sh', 'echo\n', 0o755).write('logo.bin', Buffer.from([0, 1, 2, 3, 255, 0]));
+    w.move('doc/guide.md', 'doc/manual.md')
+      .remove('old.txt')
+      .write('run.sh', 'echo\n', 0o755)
+      .write('logo.bin', Buffer.from([0, 1, 2, 3, 255, 0]));
     w.commit('feature two', { name: 'Bob Other', email: 'bob@example.com' });
     w.checkout('master').write('README.md', 'hello\nthere\n');
     w.commit('master again');
@@ -73,8 +89,14 @@ describe('Merge request commits, changes, participants, pipelines', () => {
     const expected = gitDiff(bare, mr.diff_refs.base_sha, mr.diff_refs.head_sha);
     expect(r.body.changes).to.deep.equal(
       expected.map((e) => ({
-        old_path: e.old_path, new_path: e.new_path, a_mode: e.a_mode, b_mode: e.b_mode,
-        new_file: e.status === 'A', renamed_file: e.status === 'R', deleted_file: e.status === 'D', diff: e.diff,
+        old_path: e.old_path,
+        new_path: e.new_path,
+        a_mode: e.a_mode,
+        b_mode: e.b_mode,
+        new_file: e.status === 'A',
+        renamed_file: e.status === 'R',
+        deleted_file: e.status === 'D',
+        diff: e.diff,
       })),
     );
     const byPath = new Map(r.body.changes.map((c: { new_path: string }) => [c.new_path, c]));
@@ -86,11 +108,16 @@ describe('Merge request commits, changes, participants, pipelines', () => {
 
   it('counts changed files as GitLab stored them: "1000+" past 1000 files, "<n>+" when the lines ran out', async function () {
     this.timeout(120000);
-    const commit = (branch: string, actions: Record<string, unknown>[], start = 'master') =>
-      commitFiles(s, pid, branch, actions, { message: branch, start, token: owner.token });
-    await commit('many', Array.from({ length: 1001 }, (_, i) => ({ action: 'create', file_path: `many/f${i}.txt`, content: `${i}\n` })));
+    const commit = (branch: string, actions: Record<string, unknown>[], start = 'master') => commitFiles(s, pid, branch, actions, { message: branch, start, token: owner.token });
+    await commit(
+      'many',
+      Array.from({ length: 1001 }, (_, i) => ({ action: 'create', file_path: `many/f${i}.txt`, content: `${i}\n` })),
+    );
     const long = Array.from({ length: 2000 }, (_, k) => `line ${k}`).join('\n') + '\n';
-    await commit('long', Array.from({ length: 30 }, (_, i) => ({ action: 'create', file_path: `long/f${i}.txt`, content: long })));
+    await commit(
+      'long',
+      Array.from({ length: 30 }, (_, i) => ({ action: 'create', file_path: `long/f${i}.txt`, content: long })),
+    );
     const open = (source: string) => openMergeRequest(s, pid, { title: source, source_branch: source, target_branch: 'master' }, owner.token);
     const many = await open('many');
     expect(many.changes_count).to.equal('1000+');
@@ -104,13 +131,19 @@ describe('Merge request commits, changes, participants, pipelines', () => {
     expect(longChanges.body.changes_count).to.equal(`${n}+`);
   });
 
-  it('lists participants in GitLab\'s order: assignee, author, commenters newest first, then mentioned readers', async () => {
+  it("lists participants in GitLab's order: assignee, author, commenters newest first, then mentioned readers", async () => {
     const stamp = new Date().toISOString();
     const outsider = await s.createUser('outsider');
     const master = await s.createUser('mentioned');
     await addProjectMembers(s, pid, [[master, DEVELOPER]]);
-    for (const [who, body] of [[guest, 'x'], [owner, 'cc @mentioned and @outsider'], [guest, 'y']] as const) {
-      await s.db('notes').insert({ project_id: pid, noteable_type: 'MergeRequest', noteable_id: mr.id, author_id: who.user.id, body, system: false, created_at: stamp, updated_at: stamp });
+    for (const [who, body] of [
+      [guest, 'x'],
+      [owner, 'cc @mentioned and @outsider'],
+      [guest, 'y'],
+    ] as const) {
+      await s
+        .db('notes')
+        .insert({ project_id: pid, noteable_type: 'MergeRequest', noteable_id: mr.id, author_id: who.user.id, body, system: false, created_at: stamp, updated_at: stamp });
     }
     const r = await s.get(url('/participants'), { token: reporter.token });
     expect(r.status).to.equal(200);

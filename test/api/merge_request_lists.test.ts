@@ -22,7 +22,7 @@ describe('Merge request lists', () => {
   }
 
   async function mr(key: string, projectId: number, body: Record<string, unknown>, token = owner.token) {
-    const source = `b-${key.replace(/ /g, "-")}`;
+    const source = `b-${key.replace(/ /g, '-')}`;
     await createBranch(s, projectId, source, 'master', owner.token);
     mrs[key] = await openMergeRequest(s, projectId, { title: key, source_branch: source, target_branch: 'master', ...body }, token);
     return mrs[key];
@@ -51,7 +51,9 @@ describe('Merge request lists', () => {
     };
     for (const [k, [c, u]] of Object.entries(stamps)) await s.db('merge_requests').where({ id: mrs[k].id }).update({ created_at: c, updated_at: u });
     const stamp = new Date().toISOString();
-    await s.db('award_emoji').insert({ awardable_type: 'MergeRequest', awardable_id: mrs['alpha fix'].id, user_id: dev.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp });
+    await s
+      .db('award_emoji')
+      .insert({ awardable_type: 'MergeRequest', awardable_id: mrs['alpha fix'].id, user_id: dev.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp });
   });
 
   describe('GET /merge_requests', () => {

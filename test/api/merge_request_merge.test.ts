@@ -50,8 +50,7 @@ describe('Merge request merge API', function () {
   const openMr = (p: Project, source: string, target = 'master', extra: Record<string, unknown> = {}, token = owner.token) =>
     openMergeRequest(s, p.id, { source_branch: source, target_branch: target, title: `Merge ${source}`, ...extra }, token);
 
-  const merge = (p: Project, iid: number, json: Record<string, unknown> = {}, token = owner.token) =>
-    s.put(`/projects/${p.id}/merge_requests/${iid}/merge`, { token, json });
+  const merge = (p: Project, iid: number, json: Record<string, unknown> = {}, token = owner.token) => s.put(`/projects/${p.id}/merge_requests/${iid}/merge`, { token, json });
 
   /** feature: one commit on top of master's first commit; master moved on meanwhile (no conflict). */
   async function diverged(p: Project): Promise<{ feature: string; master: string }> {

@@ -141,7 +141,7 @@ describe('Merge request refresh on push', function () {
     expect(after.closed_by.username).to.equal('rae');
   });
 
-  it('a push to the source cancels merge when pipeline succeeds and marks the pusher\'s to-dos done', async () => {
+  it("a push to the source cancels merge when pipeline succeeds and marks the pusher's to-dos done", async () => {
     const p = await project();
     await files(p, 'auto', { 'a.txt': 'a\n' }, 'A', 'master');
     const mr = await openMr(p, 'auto');

@@ -14,12 +14,46 @@ const NOT_FOUND = { message: '404 Not found' };
 const PROJECT_NOT_FOUND = { message: '404 Project Not Found' };
 
 const SINGLE_KEYS = [
-  'id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'target_branch', 'source_branch',
-  'upvotes', 'downvotes', 'author', 'assignee', 'source_project_id', 'target_project_id', 'labels', 'work_in_progress',
-  'milestone', 'merge_when_pipeline_succeeds', 'merge_status', 'sha', 'merge_commit_sha', 'user_notes_count',
-  'discussion_locked', 'should_remove_source_branch', 'force_remove_source_branch', 'web_url', 'time_stats', 'subscribed',
-  'changes_count', 'merged_by', 'merged_at', 'closed_by', 'closed_at', 'latest_build_started_at', 'latest_build_finished_at',
-  'first_deployed_to_production_at', 'pipeline', 'diff_refs',
+  'id',
+  'iid',
+  'project_id',
+  'title',
+  'description',
+  'state',
+  'created_at',
+  'updated_at',
+  'target_branch',
+  'source_branch',
+  'upvotes',
+  'downvotes',
+  'author',
+  'assignee',
+  'source_project_id',
+  'target_project_id',
+  'labels',
+  'work_in_progress',
+  'milestone',
+  'merge_when_pipeline_succeeds',
+  'merge_status',
+  'sha',
+  'merge_commit_sha',
+  'user_notes_count',
+  'discussion_locked',
+  'should_remove_source_branch',
+  'force_remove_source_branch',
+  'web_url',
+  'time_stats',
+  'subscribed',
+  'changes_count',
+  'merged_by',
+  'merged_at',
+  'closed_by',
+  'closed_at',
+  'latest_build_started_at',
+  'latest_build_finished_at',
+  'first_deployed_to_production_at',
+  'pipeline',
+  'diff_refs',
 ];
 
 const UPDATE_AT_LEAST_ONE =
@@ -157,11 +191,7 @@ describe('Merge requests', () => {
       expect(fork.status, fork.text).to.equal(201);
       expect(mine.status).to.equal(201);
       const ms = await s.post(`/projects/${p.id}/milestones`, { token: owner.token, json: { title: 'v9' } });
-      const mr = await create(
-        { id: fork.body.id },
-        { target_project_id: p.id, assignee_id: dev.user.id, milestone_id: ms.body.id, labels: 'x' },
-        stranger.token,
-      );
+      const mr = await create({ id: fork.body.id }, { target_project_id: p.id, assignee_id: dev.user.id, milestone_id: ms.body.id, labels: 'x' }, stranger.token);
       expect(mr).to.include({ assignee: null, milestone: null, project_id: p.id, source_project_id: fork.body.id });
       expect(mr.labels).to.deep.equal([]);
       // A private project's guest may not read merge requests: dropped as assignee.
@@ -201,9 +231,7 @@ describe('Merge requests', () => {
       expect(moved.body.changes_count).to.equal('3');
       expect(git(p.dir, ['rev-parse', 'refs/merge-requests/1/head']).trim()).to.equal(next);
       const commits = await s.get(`/projects/${p.id}/merge_requests/1/commits`, { token: dev.token });
-      expect(commits.body.map((c: { id: string }) => c.id)).to.deep.equal(
-        git(p.dir, ['log', '--format=%H', 'master..refs/merge-requests/1/head']).trim().split('\n'),
-      );
+      expect(commits.body.map((c: { id: string }) => c.id)).to.deep.equal(git(p.dir, ['log', '--format=%H', 'master..refs/merge-requests/1/head']).trim().split('\n'));
     });
 
     it('same branch names across a fork are fine; unrelated projects are 422; unreadable targets 403', async () => {
@@ -214,12 +242,21 @@ describe('Merge requests', () => {
       expect(same.source_branch).to.equal('master');
       const other = await s.post('/projects', { token: dev.token, json: { name: 'unrelated' } });
       await commit({ id: other.body.id }, 'master', [{ action: 'create', file_path: 'x', content: 'x' }], 'x', dev.token);
-      let r = await s.post(`/projects/${f.id}/merge_requests`, { token: dev.token, json: { title: 't', source_branch: 'feature', target_branch: 'master', target_project_id: other.body.id } });
+      let r = await s.post(`/projects/${f.id}/merge_requests`, {
+        token: dev.token,
+        json: { title: 't', source_branch: 'feature', target_branch: 'master', target_project_id: other.body.id },
+      });
       expect([r.status, r.body]).to.deep.equal([422, { error: ['Source project is not a fork of the target project'] }]);
       const priv = await s.post('/projects', { token: owner.token, json: { name: 'hidden' } });
-      r = await s.post(`/projects/${f.id}/merge_requests`, { token: dev.token, json: { title: 't', source_branch: 'feature', target_branch: 'master', target_project_id: priv.body.id } });
+      r = await s.post(`/projects/${f.id}/merge_requests`, {
+        token: dev.token,
+        json: { title: 't', source_branch: 'feature', target_branch: 'master', target_project_id: priv.body.id },
+      });
       expect([r.status, r.body]).to.deep.equal([403, FORBIDDEN]);
-      r = await s.post(`/projects/${f.id}/merge_requests`, { token: dev.token, json: { title: 't', source_branch: 'feature', target_branch: 'master', target_project_id: 999999 } });
+      r = await s.post(`/projects/${f.id}/merge_requests`, {
+        token: dev.token,
+        json: { title: 't', source_branch: 'feature', target_branch: 'master', target_project_id: 999999 },
+      });
       expect([r.status, r.body]).to.deep.equal([404, NOT_FOUND]);
     });
   });
@@ -246,7 +283,13 @@ describe('Merge requests', () => {
 
     it('marks work in progress from the title and hides pipeline fields without jobs', async () => {
       const p = await project('private', { jobs_enabled: false });
-      for (const [title, wip] of [['WIP: x', true], ['[wip] y', true], ['wip z', true], ['WIPE', false], ['Fix WIP: no', false]] as const) {
+      for (const [title, wip] of [
+        ['WIP: x', true],
+        ['[wip] y', true],
+        ['wip z', true],
+        ['WIPE', false],
+        ['Fix WIP: no', false],
+      ] as const) {
         const r = await s.put(`/projects/${p.id}/merge_requests/${(await ensureOne(p)).iid}`, { token: owner.token, json: { title } });
         expect(r.body.work_in_progress, title).to.equal(wip);
         expect(r.body).to.not.have.property('pipeline');
@@ -356,12 +399,19 @@ describe('Merge requests', () => {
       const mr = await create(p, { labels: 'gone' });
       const url = `/projects/${p.id}/merge_requests/${mr.iid}`;
       const stamp = new Date().toISOString();
-      const [noteId] = (await s.db('notes').insert({ project_id: p.id, noteable_type: 'MergeRequest', noteable_id: mr.id, author_id: dev.user.id, body: 'hi', system: false, created_at: stamp, updated_at: stamp }).returning('id')).map((r: { id: number } | number) => (typeof r === 'object' ? r.id : r));
+      const [noteId] = (
+        await s
+          .db('notes')
+          .insert({ project_id: p.id, noteable_type: 'MergeRequest', noteable_id: mr.id, author_id: dev.user.id, body: 'hi', system: false, created_at: stamp, updated_at: stamp })
+          .returning('id')
+      ).map((r: { id: number } | number) => (typeof r === 'object' ? r.id : r));
       await s.db('award_emoji').insert([
         { awardable_type: 'MergeRequest', awardable_id: mr.id, user_id: dev.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp },
         { awardable_type: 'Note', awardable_id: noteId, user_id: dev.user.id, name: 'thumbsup', created_at: stamp, updated_at: stamp },
       ]);
-      await s.db('subscriptions').insert({ subscribable_type: 'MergeRequest', subscribable_id: mr.id, user_id: dev.user.id, project_id: p.id, subscribed: true, created_at: stamp, updated_at: stamp });
+      await s
+        .db('subscriptions')
+        .insert({ subscribable_type: 'MergeRequest', subscribable_id: mr.id, user_id: dev.user.id, project_id: p.id, subscribed: true, created_at: stamp, updated_at: stamp });
       let r = await s.delete(url, { token: master.token });
       expect([r.status, r.body]).to.deep.equal([403, FORBIDDEN]);
       r = await s.delete(`/projects/${p.id}/merge_requests/77`, { token: owner.token });
@@ -386,6 +436,18 @@ describe('Merge requests', () => {
 
 /** The list entity's keys out of a single entity (for the list schema). */
 function basicOf(single: Record<string, unknown>): Record<string, unknown> {
-  const drop = new Set(['subscribed', 'changes_count', 'merged_by', 'merged_at', 'closed_by', 'closed_at', 'latest_build_started_at', 'latest_build_finished_at', 'first_deployed_to_production_at', 'pipeline', 'diff_refs']);
+  const drop = new Set([
+    'subscribed',
+    'changes_count',
+    'merged_by',
+    'merged_at',
+    'closed_by',
+    'closed_at',
+    'latest_build_started_at',
+    'latest_build_finished_at',
+    'first_deployed_to_production_at',
+    'pipeline',
+    'diff_refs',
+  ]);
   return Object.fromEntries(Object.entries(single).filter(([k]) => !drop.has(k)));
 }

@@ -50,7 +50,10 @@ describe('Project milestones', () => {
     ];
 
     it('needs a signed-in user for everything, even on a public project', async () => {
-      for (const [p, m] of [[pub, pubM], [priv, privM]] as const) {
+      for (const [p, m] of [
+        [pub, pubM],
+        [priv, privM],
+      ] as const) {
         for (const path of reads(p, m)) {
           const r = await s.get(path, { token: null });
           expect(r.status, path).to.equal(401);
@@ -77,8 +80,13 @@ describe('Project milestones', () => {
       }
     });
 
-    it('lets any signed-in user read a public project\'s milestones, and guests a private one\'s', async () => {
-      for (const [p, m, who] of [[pub, pubM, stranger], [priv, privM, guest], [priv, privM, reporter], [priv, privM, admin]] as const) {
+    it("lets any signed-in user read a public project's milestones, and guests a private one's", async () => {
+      for (const [p, m, who] of [
+        [pub, pubM, stranger],
+        [priv, privM, guest],
+        [priv, privM, reporter],
+        [priv, privM, admin],
+      ] as const) {
         for (const path of reads(p, m)) {
           const r = await s.get(path, { token: who.token });
           expect(r.status, `${who.user.username} ${path}`).to.equal(200);
@@ -87,7 +95,10 @@ describe('Project milestones', () => {
     });
 
     it('refuses writes below developer with 403, before looking at the parameters', async () => {
-      for (const [p, m] of [[pub, pubM], [priv, privM]] as const) {
+      for (const [p, m] of [
+        [pub, pubM],
+        [priv, privM],
+      ] as const) {
         for (const who of [guest, reporter, ...(p === pub ? [stranger] : [])]) {
           for (const [method, path] of writes(p, m)) {
             const r = await s.request(method, path, { token: who.token }); // no parameters at all
@@ -150,7 +161,7 @@ describe('Project milestones', () => {
       expect(r.body).to.include({ title: 'form', due_date: '2020-01-31', start_date: null });
     });
 
-    it('answers Grape\'s 400s for missing or malformed parameters', async () => {
+    it("answers Grape's 400s for missing or malformed parameters", async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{}, 'title is missing'],
         [{ description: 'x' }, 'title is missing'],
@@ -280,7 +291,7 @@ describe('Project milestones', () => {
       expect(ids(await list({ search: '   ' }))).to.have.length(3);
     });
 
-    it('pages with GitLab\'s headers', async () => {
+    it("pages with GitLab's headers", async () => {
       const r = await list({ per_page: 2, page: 2 });
       expect(ids(r)).to.deep.equal([closed.id]);
       expect(r.headers.get('x-total-pages')).to.equal('2');
@@ -290,7 +301,7 @@ describe('Project milestones', () => {
   });
 
   describe('GET /projects/:id/milestones/:milestone_id', () => {
-    it('finds the project\'s milestone by its global id', async () => {
+    it("finds the project's milestone by its global id", async () => {
       const p = await project();
       const m = await milestone(p, 'one', { due_date: '2030-01-01' });
       const r = await s.get(`${p.path}/${m.id}`, { token: guest.token });
@@ -298,7 +309,7 @@ describe('Project milestones', () => {
       expect(r.body).to.deep.equal(m);
     });
 
-    it('answers 404 Not found for an unknown id, an iid that is not an id, or another project\'s milestone', async () => {
+    it("answers 404 Not found for an unknown id, an iid that is not an id, or another project's milestone", async () => {
       const p = await project();
       const other = await milestone(await project(), 'theirs');
       await milestone(p, 'a');
@@ -375,7 +386,7 @@ describe('Project milestones', () => {
       expect(r.body.updated_at).to.equal(m.updated_at);
     });
 
-    it('answers Grape\'s 400s: nothing to change (start_date alone does not count), bad values', async () => {
+    it("answers Grape's 400s: nothing to change (start_date alone does not count), bad values", async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{}, 'title, description, due_date, state_event are missing, at least one parameter must be provided'],
         [{ start_date: '2016-07-01' }, 'title, description, due_date, state_event are missing, at least one parameter must be provided'],
@@ -406,7 +417,7 @@ describe('Project milestones', () => {
       expect(now.body).to.include({ title: 'mine', state: 'active', due_date: '2016-08-05', start_date: '2016-08-01' });
     });
 
-    it('answers 404 Not found for a milestone that is not the project\'s', async () => {
+    it("answers 404 Not found for a milestone that is not the project's", async () => {
       const other = await milestone(await project(), 'theirs');
       for (const id of [999999, other.id]) {
         const r = await put({ title: 'updated title' }, id);
@@ -453,7 +464,7 @@ describe('Project milestones', () => {
       }
     });
 
-    it('answers 404 Not found for a milestone that is not the project\'s and 400 for a non-numeric id', async () => {
+    it("answers 404 Not found for a milestone that is not the project's and 400 for a non-numeric id", async () => {
       const p = await project();
       const other = await milestone(await project(), 'theirs');
       for (const kind of ['issues', 'merge_requests']) {
@@ -467,7 +478,7 @@ describe('Project milestones', () => {
     });
   });
 
-  it('removes a deleted project\'s milestones and iid counter', async () => {
+  it("removes a deleted project's milestones and iid counter", async () => {
     const p = await project();
     await milestone(p, 'gone');
     expect((await s.delete(`/projects/${p.id}`, { token: owner.token })).status).to.equal(202);

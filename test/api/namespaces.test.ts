@@ -41,10 +41,33 @@ describe('Namespaces API', () => {
     await s.db('users').where({ id: blocked.id }).update({ state: 'blocked' });
     aliceNs = await s.db('namespaces').where({ kind: 'user', owner_id: alice.user.id }).first();
 
-    owned = await group('alpha-team', [[alice.user.id, OWNER], [bob.user.id, DEVELOPER], [blocked.id, DEVELOPER]], undefined, 'Alpha Team');
-    sub = await group('alpha-sub', [[carol.id, DEVELOPER], [bob.user.id, DEVELOPER], [blocked.id, 10, '2020-01-01T00:00:00.000Z']], owned);
-    joined = await group('beta', [[alice.user.id, DEVELOPER], [bob.user.id, OWNER]]);
-    other = await group('gamma', [[bob.user.id, OWNER], [alice.user.id, DEVELOPER, '2020-01-01T00:00:00.000Z']]);
+    owned = await group(
+      'alpha-team',
+      [
+        [alice.user.id, OWNER],
+        [bob.user.id, DEVELOPER],
+        [blocked.id, DEVELOPER],
+      ],
+      undefined,
+      'Alpha Team',
+    );
+    sub = await group(
+      'alpha-sub',
+      [
+        [carol.id, DEVELOPER],
+        [bob.user.id, DEVELOPER],
+        [blocked.id, 10, '2020-01-01T00:00:00.000Z'],
+      ],
+      owned,
+    );
+    joined = await group('beta', [
+      [alice.user.id, DEVELOPER],
+      [bob.user.id, OWNER],
+    ]);
+    other = await group('gamma', [
+      [bob.user.id, OWNER],
+      [alice.user.id, DEVELOPER, '2020-01-01T00:00:00.000Z'],
+    ]);
   });
   after(async () => s.close());
 
@@ -69,7 +92,12 @@ describe('Namespaces API', () => {
       const [personal, alpha, beta] = r.body;
       expect(personal).to.have.all.keys(...KEYS);
       expect(alpha).to.deep.equal({
-        id: owned.id, name: 'Alpha Team', path: 'alpha-team', kind: 'group', full_path: 'alpha-team', parent_id: null,
+        id: owned.id,
+        name: 'Alpha Team',
+        path: 'alpha-team',
+        kind: 'group',
+        full_path: 'alpha-team',
+        parent_id: null,
         // alice, bob (in both groups, counted once) and carol; not the blocked user nor the requester.
         members_count_with_descendants: 3,
       });
@@ -81,7 +109,12 @@ describe('Namespaces API', () => {
       expect(paths(r.body)).to.include.members(['root', 'alice', 'bob', 'carol', 'alpha-team', 'alpha-team/alpha-sub', 'beta', 'gamma']);
       const subgroup = r.body.find((n: { id: number }) => n.id === sub.id);
       expect(subgroup).to.deep.equal({
-        id: sub.id, name: 'alpha-sub', path: 'alpha-sub', kind: 'group', full_path: 'alpha-team/alpha-sub', parent_id: owned.id,
+        id: sub.id,
+        name: 'alpha-sub',
+        path: 'alpha-sub',
+        kind: 'group',
+        full_path: 'alpha-team/alpha-sub',
+        parent_id: owned.id,
         members_count_with_descendants: 2,
       });
       expect(r.body.find((n: { id: number }) => n.id === other.id).members_count_with_descendants).to.equal(1);

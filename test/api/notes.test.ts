@@ -54,8 +54,13 @@ describe('Notes', () => {
     it('answers 401 to anonymous requests on every route, even on a public project', async () => {
       const base = `${pub.issues}/1/notes`;
       const calls: [string, string][] = [
-        ['GET', base], ['GET', `${base}/${n.id}`], ['POST', base], ['PUT', `${base}/${n.id}`], ['DELETE', `${base}/${n.id}`],
-        ['GET', `/projects/${pub.id}/merge_requests/1/notes`], ['POST', `/projects/${pub.id}/merge_requests/1/notes`],
+        ['GET', base],
+        ['GET', `${base}/${n.id}`],
+        ['POST', base],
+        ['PUT', `${base}/${n.id}`],
+        ['DELETE', `${base}/${n.id}`],
+        ['GET', `/projects/${pub.id}/merge_requests/1/notes`],
+        ['POST', `/projects/${pub.id}/merge_requests/1/notes`],
       ];
       for (const [method, path] of calls) {
         const r = await s.request(method, path, { token: null, json: method === 'GET' ? undefined : { body: 'x' } });
@@ -67,7 +72,10 @@ describe('Notes', () => {
     it('hides a private project from non-members', async () => {
       const priv = await project();
       await issue(priv);
-      for (const [method, path] of [['GET', `${priv.issues}/1/notes`], ['POST', `${priv.issues}/1/notes`]]) {
+      for (const [method, path] of [
+        ['GET', `${priv.issues}/1/notes`],
+        ['POST', `${priv.issues}/1/notes`],
+      ]) {
         const r = await s.request(method, path, { token: stranger.token, json: method === 'POST' ? { body: 'x' } : undefined });
         expect(r.status).to.equal(404);
         expect(r.body).to.deep.equal(PROJECT_NOT_FOUND);
@@ -119,7 +127,7 @@ describe('Notes', () => {
       p = await project();
     });
 
-    it('creates a note (201) in GitLab 10.8\'s Note shape and schema', async () => {
+    it("creates a note (201) in GitLab 10.8's Note shape and schema", async () => {
       const i = await issue(p);
       const r = await s.post(`${p.issues}/${i.iid}/notes`, { token: guest.token, json: { body: 'first!' } });
       expect(r.status, r.text).to.equal(201);
@@ -175,7 +183,7 @@ describe('Notes', () => {
       expect(rfc.body.created_at).to.equal(when);
     });
 
-    it('touches the issue\'s updated_at, at most once a minute', async () => {
+    it("touches the issue's updated_at, at most once a minute", async () => {
       const old = '2018-01-01T00:00:00.000Z';
       const i = await issue(p, { created_at: old });
       expect(i.updated_at).to.equal(old);
@@ -377,7 +385,10 @@ describe('Notes', () => {
 
     it('hides the notes of a confidential issue from those who may not read it (404 Not found)', async () => {
       for (const who of [guest, stranger]) {
-        const calls: [string, string][] = [['GET', `${p.issues}/${iid}/notes`], ['POST', `${p.issues}/${iid}/notes`]];
+        const calls: [string, string][] = [
+          ['GET', `${p.issues}/${iid}/notes`],
+          ['POST', `${p.issues}/${iid}/notes`],
+        ];
         for (const [method, path] of calls) {
           const r = await s.request(method, path, { token: who.token, json: method === 'POST' ? { body: 'peek' } : undefined });
           expect(r.status, `${who.user.username} ${method}`).to.equal(404);

@@ -19,10 +19,11 @@ describe('Git objects across projects', function () {
   });
   after(() => s.close());
 
-  it('answers 404 through a stranger\'s own project for a private project\'s commit, tree and blob', async () => {
+  it("answers 404 through a stranger's own project for a private project's commit, tree and blob", async () => {
     const secret = await createProject(s, victim.token, { name: 'secret', visibility: 'private' });
     const sha = await commitFiles(s, secret.id, 'master', [{ action: 'create', file_path: 'plans/launch.txt', content: 'the launch date' }], {
-      token: victim.token, message: 'Secret plans',
+      token: victim.token,
+      message: 'Secret plans',
     });
     const own = await createProject(s, mallory.token, { name: 'own', initialize_with_readme: true });
     // The owner reads everything first: the commit, its tree, the file and its blob.

@@ -31,7 +31,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** "GET /projects/{id}/labels" for every operation of the document. */
 function documented(doc: Doc): string[] {
   return Object.entries(doc.paths as Record<string, Doc>).flatMap(([p, item]) =>
-    Object.keys(item).filter((k) => METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${p}`),
+    Object.keys(item)
+      .filter((k) => METHODS.includes(k))
+      .map((m) => `${m.toUpperCase()} ${p}`),
   );
 }
 
@@ -39,9 +41,7 @@ function documented(doc: Doc): string[] {
 function mounted(): string[] {
   const router = new Router();
   for (const table of ROUTE_TABLES) mount(router, {} as Deps, table.routes);
-  return router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').flatMap((m) => openApiPaths(String(layer.path)).map((p) => `${m} ${p.template}`)),
-  );
+  return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').flatMap((m) => openApiPaths(String(layer.path)).map((p) => `${m} ${p.template}`)));
 }
 
 async function expectValid(doc: Doc): Promise<void> {
@@ -58,7 +58,10 @@ async function expectValid(doc: Doc): Promise<void> {
   for (const r of new Set(refs)) {
     const pointer = JSON.parse(`{${r}}`).$ref as string;
     expect(pointer).to.match(/^#\//);
-    const target = pointer.slice(2).split('/').reduce<any>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    const target = pointer
+      .slice(2)
+      .split('/')
+      .reduce<any>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     expect(target, pointer).to.not.equal(undefined);
   }
   const ids = Object.values(doc.paths as Record<string, Doc>).flatMap((item) => Object.values(item).map((op: any) => op.operationId));
@@ -184,7 +187,7 @@ describe('OpenAPI document', function () {
   });
 });
 
-describe('OpenAPI document without GitLab\'s schemas', () => {
+describe("OpenAPI document without GitLab's schemas", () => {
   it('is still valid, describing those bodies in words', async () => {
     const doc = openApiDocument(ROUTE_TABLES, { version: 'test', schemasDir: undefined }) as Doc;
     await expectValid(doc);
@@ -221,14 +224,26 @@ describe('OpenAPI response schemas', () => {
 describe('OpenAPI paths', () => {
   it('writes koa paths as OpenAPI templates, optional groups both ways', () => {
     expect(openApiPaths('/projects/:id/labels/:label_id')).to.deep.equal([
-      { template: '/projects/{id}/labels/{label_id}', params: [{ name: 'id', wildcard: false }, { name: 'label_id', wildcard: false }] },
+      {
+        template: '/projects/{id}/labels/{label_id}',
+        params: [
+          { name: 'id', wildcard: false },
+          { name: 'label_id', wildcard: false },
+        ],
+      },
     ]);
     expect(openApiPaths('/projects/:id/repository/archive{.:format}').map((p) => p.template)).to.deep.equal([
       '/projects/{id}/repository/archive',
       '/projects/{id}/repository/archive.{format}',
     ]);
     expect(openApiPaths('/projects/:id/repository/commits/*sha/diff')).to.deep.equal([
-      { template: '/projects/{id}/repository/commits/{sha}/diff', params: [{ name: 'id', wildcard: false }, { name: 'sha', wildcard: true }] },
+      {
+        template: '/projects/{id}/repository/commits/{sha}/diff',
+        params: [
+          { name: 'id', wildcard: false },
+          { name: 'sha', wildcard: true },
+        ],
+      },
     ]);
   });
 });

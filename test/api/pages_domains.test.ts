@@ -41,14 +41,42 @@ class Certs {
       this.run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-subj', subj, '-days', '30', ...ext]);
     } else {
       const conf = [
-        '[ca]', 'default_ca = here', '[here]', 'database = index.txt', 'new_certs_dir = .', 'serial = serial', 'default_md = sha256',
-        'policy = any', 'unique_subject = no', '[any]', 'commonName = supplied', 'organizationName = optional', '',
+        '[ca]',
+        'default_ca = here',
+        '[here]',
+        'database = index.txt',
+        'new_certs_dir = .',
+        'serial = serial',
+        'default_md = sha256',
+        'policy = any',
+        'unique_subject = no',
+        '[any]',
+        'commonName = supplied',
+        'organizationName = optional',
+        '',
       ].join('\n');
       fs.writeFileSync(path.join(this.dir, 'ca.cnf'), conf);
       fs.writeFileSync(path.join(this.dir, 'index.txt'), '');
       fs.writeFileSync(path.join(this.dir, 'serial'), '1000\n');
       this.run(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj]);
-      this.run(['ca', '-batch', '-config', 'ca.cnf', '-selfsign', '-keyfile', `${name}.key`, '-in', `${name}.csr`, '-out', `${name}.crt`, '-notext', '-startdate', '20200101000000Z', '-enddate', '20200201000000Z']);
+      this.run([
+        'ca',
+        '-batch',
+        '-config',
+        'ca.cnf',
+        '-selfsign',
+        '-keyfile',
+        `${name}.key`,
+        '-in',
+        `${name}.csr`,
+        '-out',
+        `${name}.crt`,
+        '-notext',
+        '-startdate',
+        '20200101000000Z',
+        '-enddate',
+        '20200201000000Z',
+      ]);
     }
     return { name, cert: this.read(`${name}.crt`), key: this.read(`${name}.key`) };
   }
@@ -58,7 +86,23 @@ class Certs {
     const name = `c${this.n++}`;
     this.run(['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
     fs.writeFileSync(path.join(this.dir, `${name}.ext`), opts.ca ? 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n' : 'basicConstraints=CA:FALSE\n');
-    this.run(['x509', '-req', '-in', `${name}.csr`, '-CA', `${issuer.name}.crt`, '-CAkey', `${issuer.name}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '30', '-extfile', `${name}.ext`]);
+    this.run([
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${issuer.name}.crt`,
+      '-CAkey',
+      `${issuer.name}.key`,
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '30',
+      '-extfile',
+      `${name}.ext`,
+    ]);
     return { name, cert: this.read(`${name}.crt`), key: this.read(`${name}.key`) };
   }
 }
@@ -82,7 +126,10 @@ describe('Pages domains API', function () {
     s = await bootServer({ WHARF_PAGES_HOST: 'Pages.Example.io' });
     roles = await createRoles(s);
     project = created(await s.post('/projects', { token: roles.owner.token, json: { name: 'site', visibility: 'public' } }));
-    await addProjectMembers(s, project.id, [[roles.master, MASTER], [roles.dev, DEVELOPER]]);
+    await addProjectMembers(s, project.id, [
+      [roles.master, MASTER],
+      [roles.dev, DEVELOPER],
+    ]);
     self = certs.selfSigned('self.example.com');
     expired = certs.selfSigned('old.example.com', { expired: true });
     const rootCa = certs.selfSigned('Wharf Test Root', { ca: true });
@@ -159,7 +206,10 @@ describe('Pages domains API', function () {
   it('refuses malformed PEM, a key of another certificate, and certificate without key (400, nothing stored)', async () => {
     const before = await count();
     const cases: [Record<string, unknown>, unknown][] = [
-      [{ certificate: 'not a certificate', key: self.key }, { certificate: ['must be a valid PEM certificate', 'misses intermediates'], key: ["doesn't match the certificate"] }],
+      [
+        { certificate: 'not a certificate', key: self.key },
+        { certificate: ['must be a valid PEM certificate', 'misses intermediates'], key: ["doesn't match the certificate"] },
+      ],
       [{ certificate: self.cert, key: 'not a key' }, { key: ['must be a valid PEM private key', "doesn't match the certificate"] }],
       [{ certificate: self.cert, key: expired.key }, { key: ["doesn't match the certificate"] }],
     ];
@@ -236,7 +286,13 @@ describe('Pages domains API', function () {
   });
 
   it('masters only (developers 403, anonymous 401); a private project is 404 to strangers', async () => {
-    for (const [method, path] of [['GET', url()], ['GET', url('/www.example.com')], ['POST', url()], ['PUT', url('/www.example.com')], ['DELETE', url('/www.example.com')]] as const) {
+    for (const [method, path] of [
+      ['GET', url()],
+      ['GET', url('/www.example.com')],
+      ['POST', url()],
+      ['PUT', url('/www.example.com')],
+      ['DELETE', url('/www.example.com')],
+    ] as const) {
       const r = await s.request(method, path, { token: roles.dev.token, ...(method === 'GET' ? {} : { json: { domain: 'dev.example.com' } }) });
       expect(r.status, `${method} ${path}`).to.equal(403);
       expect(r.body).to.deep.equal(FORBIDDEN);
@@ -289,7 +345,12 @@ describe('Pages domains API with Pages off', function () {
 
   it('answers 404 Not Found on every route', async () => {
     const project = created(await s.post('/projects', { json: { name: 'no-pages' } }));
-    for (const [method, path] of [['GET', '/pages/domains'], ['GET', `/projects/${project.id}/pages/domains`], ['POST', `/projects/${project.id}/pages/domains`], ['GET', `/projects/${project.id}/pages/domains/x.example.com`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/pages/domains'],
+      ['GET', `/projects/${project.id}/pages/domains`],
+      ['POST', `/projects/${project.id}/pages/domains`],
+      ['GET', `/projects/${project.id}/pages/domains/x.example.com`],
+    ] as const) {
       const r = await s.request(method, path, method === 'GET' ? {} : { json: { domain: 'x.example.com' } });
       expect(r.status, `${method} ${path}`).to.equal(404);
       expect(r.body).to.deep.equal({ message: '404 Not Found' });

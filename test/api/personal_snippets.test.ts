@@ -77,7 +77,10 @@ describe('Personal snippets API', function () {
       const r = await s.get('/snippets', { token: stranger.token });
       expect(r.status).to.equal(200);
       expect(r.body.map((x: { id: number }) => x.id)).to.deep.equal([privateOne.id, mine.id]);
-      expectSchema(r.body.map(({ raw_url: _raw, ...rest }: Record<string, unknown>) => rest), 'public_api/v4/snippets.json');
+      expectSchema(
+        r.body.map(({ raw_url: _raw, ...rest }: Record<string, unknown>) => rest),
+        'public_api/v4/snippets.json',
+      );
       expect((await s.get('/snippets', { token: null })).status).to.equal(401);
     });
 
@@ -166,7 +169,7 @@ describe('Personal snippets API', function () {
   });
 
   describe('user_agent_detail', () => {
-    it('shows admins any snippet\'s origin; 403 to others; 404 Not found when missing', async () => {
+    it("shows admins any snippet's origin; 403 to others; 404 Not found when missing", async () => {
       const one = created(await s.post('/snippets', { token: dev.token, json: body, headers: { 'User-Agent': 'curl/8.0' } }));
       const r = await s.get(`/snippets/${one.id}/user_agent_detail`, { token: admin.token });
       expect(r.status).to.equal(200);

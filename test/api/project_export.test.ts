@@ -36,7 +36,7 @@ describe('project export', function () {
   });
   after(async () => s.close());
 
-  it('answers none, then started, then finished with links, and downloads GitLab\'s archive', async () => {
+  it("answers none, then started, then finished with links, and downloads GitLab's archive", async () => {
     const before = await s.get(`/projects/${p.id}/export`, { token: owner.token });
     expect(before.status).to.equal(200);
     expect(before.body).to.deep.include({ id: p.id, export_status: 'none', path_with_namespace: p.path });
@@ -53,7 +53,9 @@ describe('project export', function () {
     const done = await s.get(`/projects/${p.id}/export`, { token: owner.token });
     expect(done.body.export_status).to.equal('finished');
     expect(done.body._links).to.deep.equal({ api_url: `${s.url}/api/v4/projects/${p.id}/export/download`, web_url: `${s.url}/${p.path}/download_export` });
-    expect(Object.keys(done.body).sort()).to.deep.equal(['_links', 'created_at', 'description', 'export_status', 'id', 'name', 'name_with_namespace', 'path', 'path_with_namespace'].sort());
+    expect(Object.keys(done.body).sort()).to.deep.equal(
+      ['_links', 'created_at', 'description', 'export_status', 'id', 'name', 'name_with_namespace', 'path', 'path_with_namespace'].sort(),
+    );
 
     const { res, file } = await download(s, p.id, owner.token);
     expect(res.status).to.equal(200);
@@ -69,8 +71,14 @@ describe('project export', function () {
     const tree = JSON.parse(fs.readFileSync(path.join(out, 'project.json'), 'utf8'));
     expect(tree.description).to.equal('exported description');
     expect(tree.labels.map((l: any) => l.title)).to.deep.equal(['bug', 'feature']);
-    expect(tree.milestones.map((m: any) => [m.iid, m.title, m.state])).to.deep.equal([[1, 'v1', 'active'], [2, 'v2', 'closed']]);
-    expect(tree.issues.map((i: any) => [i.iid, i.title, i.state, i.confidential])).to.deep.equal([[1, 'first issue', 'opened', false], [2, 'second issue', 'closed', true]]);
+    expect(tree.milestones.map((m: any) => [m.iid, m.title, m.state])).to.deep.equal([
+      [1, 'v1', 'active'],
+      [2, 'v2', 'closed'],
+    ]);
+    expect(tree.issues.map((i: any) => [i.iid, i.title, i.state, i.confidential])).to.deep.equal([
+      [1, 'first issue', 'opened', false],
+      [2, 'second issue', 'closed', true],
+    ]);
     expect(tree.issues[0].notes.map((n: any) => [n.note, n.author.name])).to.deep.include(['a first note', 'Ex-owner']);
     expect(tree.issues[0].label_links.map((l: any) => l.label.title)).to.deep.equal(['bug']);
     expect(tree.issues[0].milestone.title).to.equal('v1');
@@ -85,7 +93,9 @@ describe('project export', function () {
     expect(diff.merge_request_diff_commits[0]).to.include({ message: 'feature work\n', relative_order: 0 });
     expect(diff.merge_request_diff_files.map((f: any) => [f.new_path, f.new_file, f.deleted_file])).to.deep.equal([['src/b.txt', true, false]]);
     expect(diff.merge_request_diff_files[0].utf8_diff).to.include('+b');
-    expect(tree.snippets.map((sn: any) => [sn.title, sn.file_name, sn.award_emoji.map((a: any) => a.name), sn.notes.map((n: any) => n.note)])).to.deep.equal([['a snippet', 'hello.sh', ['heart'], ['nice snippet']]]);
+    expect(tree.snippets.map((sn: any) => [sn.title, sn.file_name, sn.award_emoji.map((a: any) => a.name), sn.notes.map((n: any) => n.note)])).to.deep.equal([
+      ['a snippet', 'hello.sh', ['heart'], ['nice snippet']],
+    ]);
     expect(tree.issues[0].award_emoji.map((a: any) => [a.name, a.awardable_type])).to.deep.equal([['rocket', 'Issue']]);
     // Pipelines nested as 10.8 nests them: stages in order (status as Ci::Stage's enum: 1 pending), their jobs under them.
     const pipeline = tree.pipelines.find((pl: any) => pl.ref === 'master');
@@ -147,7 +157,7 @@ describe('project export', function () {
     expect((await s.get(`/projects/${p.id}/export`, { token: owner.token })).body.export_status).to.equal('finished');
   });
 
-  it('refuses a bad upload method or URL with GitLab\'s validation errors', async () => {
+  it("refuses a bad upload method or URL with GitLab's validation errors", async () => {
     const r = await s.post(`/projects/${p.id}/export`, { token: owner.token, json: { upload: { url: 'ftp://example.com/x', http_method: 'GET' } } });
     expect(r.status).to.equal(400);
     expect(r.body).to.deep.equal({ message: { url: ['is blocked: Only allowed protocols are http, https'], http_method: ['invalid. Only PUT and POST methods allowed.'] } });
@@ -172,7 +182,11 @@ describe('project export', function () {
     const off = await s.put('/application/settings', { json: { project_export_enabled: false } });
     expect(off.status, off.text).to.equal(200);
     try {
-      for (const [method, path] of [['GET', `/projects/${p.id}/export`], ['GET', `/projects/${p.id}/export/download`], ['POST', `/projects/${p.id}/export`]]) {
+      for (const [method, path] of [
+        ['GET', `/projects/${p.id}/export`],
+        ['GET', `/projects/${p.id}/export/download`],
+        ['POST', `/projects/${p.id}/export`],
+      ]) {
         const r = await s.request(method, path, { token: owner.token });
         expect(r.status, path).to.equal(404);
         expect(r.body).to.deep.equal({ message: '404 Not Found' });

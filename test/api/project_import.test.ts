@@ -65,7 +65,8 @@ describe('project import', function () {
     expect(st.import_status, JSON.stringify(st)).to.equal('finished');
     expect(st).not.to.have.property('import_error');
     const copy = (await s.get(`/projects/${encodeURIComponent('im-owner/copy')}`, { token: owner.token })).body;
-    const pick = (xs: any[], keys: string[]) => xs.map((x) => Object.fromEntries(keys.map((k) => [k, x[k]]))).sort((a, b) => a.iid - b.iid || String(a.name).localeCompare(String(b.name)));
+    const pick = (xs: any[], keys: string[]) =>
+      xs.map((x) => Object.fromEntries(keys.map((k) => [k, x[k]]))).sort((a, b) => a.iid - b.iid || String(a.name).localeCompare(String(b.name)));
     const issueKeys = ['iid', 'title', 'description', 'state', 'confidential', 'labels', 'created_at', 'closed_at', 'user_notes_count'];
     expect(pick(await list(`/projects/${copy.id}/issues`), issueKeys)).to.deep.equal(pick(await list(`/projects/${source.id}/issues`), issueKeys));
     const a = await list(`/projects/${copy.id}/issues`);
@@ -73,12 +74,19 @@ describe('project import', function () {
     expect(a.find((i: any) => i.iid === 1).assignees.map((u: any) => u.username)).to.deep.equal(['im-dev']);
     const mrKeys = ['iid', 'title', 'state', 'source_branch', 'target_branch', 'labels', 'created_at', 'sha'];
     expect(pick(await list(`/projects/${copy.id}/merge_requests`), mrKeys)).to.deep.equal(pick(await list(`/projects/${source.id}/merge_requests`), mrKeys));
-    expect(pick(await list(`/projects/${copy.id}/labels`), ['name', 'color', 'description'])).to.deep.equal(pick(await list(`/projects/${source.id}/labels`), ['name', 'color', 'description']));
-    expect(pick(await list(`/projects/${copy.id}/milestones`), ['iid', 'title', 'state', 'due_date'])).to.deep.equal(pick(await list(`/projects/${source.id}/milestones`), ['iid', 'title', 'state', 'due_date']));
+    expect(pick(await list(`/projects/${copy.id}/labels`), ['name', 'color', 'description'])).to.deep.equal(
+      pick(await list(`/projects/${source.id}/labels`), ['name', 'color', 'description']),
+    );
+    expect(pick(await list(`/projects/${copy.id}/milestones`), ['iid', 'title', 'state', 'due_date'])).to.deep.equal(
+      pick(await list(`/projects/${source.id}/milestones`), ['iid', 'title', 'state', 'due_date']),
+    );
     const notes = (await list(`/projects/${copy.id}/issues/1/notes`)).filter((n: any) => !n.system).map((n: any) => n.body);
     expect(notes).to.have.length(1);
     expect(notes[0]).to.match(/^a first note\n\n \*By Im-owner on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d \(imported from GitLab project\)\*$/);
-    expect((await list(`/projects/${copy.id}/members`)).map((m: any) => [m.username, m.access_level]).sort()).to.deep.equal([['im-dev', 30], ['im-owner', 40]]);
+    expect((await list(`/projects/${copy.id}/members`)).map((m: any) => [m.username, m.access_level]).sort()).to.deep.equal([
+      ['im-dev', 30],
+      ['im-owner', 40],
+    ]);
     expect((await list(`/projects/${copy.id}/protected_branches`)).map((b: any) => b.name)).to.include('release-*');
     expect(copy.default_branch).to.equal('master');
     expect(copy.description).to.equal('the original description');
@@ -105,7 +113,10 @@ describe('project import', function () {
     const [copiedPipeline] = await list(`/projects/${copy.id}/pipelines`);
     expect(copiedPipeline.status).to.equal('canceled');
     const jobs = await list(`/projects/${copy.id}/pipelines/${copiedPipeline.id}/jobs`);
-    expect(jobs.map((j: any) => [j.name, j.stage, j.status]).sort()).to.deep.equal([['build', 'build', 'canceled'], ['test', 'test', 'canceled']]);
+    expect(jobs.map((j: any) => [j.name, j.stage, j.status]).sort()).to.deep.equal([
+      ['build', 'build', 'canceled'],
+      ['test', 'test', 'canceled'],
+    ]);
     // The avatar, as GitLab keeps it in the archive's avatar/ folder.
     expect(copy.avatar_url).to.equal(`${s.url}/uploads/-/system/project/avatar/${copy.id}/logo.png`);
     const image = Buffer.from(await (await fetch(copy.avatar_url, { headers: { 'PRIVATE-TOKEN': owner.token } })).arrayBuffer());
@@ -177,7 +188,13 @@ describe('project import', function () {
     it('refuses symbolic and hard links', async () => {
       await expectFailed(withEntries([{ name: 'evil', type: 'SymbolicLink', linkpath: '/etc/passwd' }]), 'The archive holds a symbolic link: "evil"');
       await expectFailed(withEntries([{ name: 'hard', type: 'Link', linkpath: '../../x' }]), 'The archive holds a hard link: "hard"');
-      await expectFailed(tarGz([{ name: 'project.json', type: 'SymbolicLink', linkpath: '/etc/passwd' }, { name: 'VERSION', body: '0.2.3' }]), 'The archive holds a symbolic link: "project.json"');
+      await expectFailed(
+        tarGz([
+          { name: 'project.json', type: 'SymbolicLink', linkpath: '/etc/passwd' },
+          { name: 'VERSION', body: '0.2.3' },
+        ]),
+        'The archive holds a symbolic link: "project.json"',
+      );
     });
 
     it('bounds the number of files (a decompression bomb of tiny files)', async () => {
@@ -241,7 +258,7 @@ describe('project import', function () {
   });
 
   describe("overwrite=true (GitLab 10.8: import under path-<hex>, then take the old project's place)", () => {
-    it("replaces the project at the path once the import finished: its stars, members and forks move over, its name and path are taken, it is gone", async () => {
+    it('replaces the project at the path once the import finished: its stars, members and forks move over, its name and path are taken, it is gone', async () => {
       const target = await s.post('/projects', { token: owner.token, json: { name: 'Replaced Name', path: 'replaced' } });
       expect(target.status).to.equal(201);
       const watcher = await s.createUser('im-watcher');

@@ -63,7 +63,10 @@ describe('Project snippets API', function () {
         [{ file_name: 'f'.repeat(256) }, { file_name: ['is too long (maximum is 255 characters)'] }],
         [{ code: '' }, { content: ["can't be blank"] }],
         [{ code: 'text\u0000with a NUL' }, { content: ['must be text (it contains a NUL byte, as binary data does)'] }],
-        [{ title: '', code: ' ' }, { title: ["can't be blank"], content: ["can't be blank"] }],
+        [
+          { title: '', code: ' ' },
+          { title: ["can't be blank"], content: ["can't be blank"] },
+        ],
       ];
       for (const [change, message] of cases) {
         const r = await s.post(url(), { token: dev.token, json: { ...body, ...change } });
@@ -92,8 +95,7 @@ describe('Project snippets API', function () {
     it('records a `created` event of target Snippet, which the project events show to those who may read it', async () => {
       const priv = created(await s.post(url(), { token: dev.token, json: { ...body, title: 'Secret plan', visibility: 'private' } }));
       const pub = created(await s.post(url(), { token: dev.token, json: { ...body, title: 'Open plan' } }));
-      const events = async (token: string) =>
-        (await s.get(`/projects/${project.id}/events`, { token, query: { target_type: 'snippet', per_page: 100 } })).body as any[];
+      const events = async (token: string) => (await s.get(`/projects/${project.id}/events`, { token, query: { target_type: 'snippet', per_page: 100 } })).body as any[];
       const forMember = await events(guest.token);
       const mine = forMember.find((e) => e.target_id === priv.id);
       expect(mine).to.include({ action_name: 'opened', target_type: 'Snippet', target_title: 'Secret plan', target_iid: priv.id, author_id: dev.user.id });
@@ -115,7 +117,14 @@ describe('Project snippets API', function () {
       expect(r.body).to.have.length(2);
       expect(r.body[0].id).to.be.greaterThan(r.body[1].id);
       expect(r.headers.get('x-per-page')).to.equal('2');
-      expect(Number(r.headers.get('x-total'))).to.equal(await s.db('snippets').where({ project_id: project.id }).count({ n: '*' }).first().then((x) => Number(x?.n)));
+      expect(Number(r.headers.get('x-total'))).to.equal(
+        await s
+          .db('snippets')
+          .where({ project_id: project.id })
+          .count({ n: '*' })
+          .first()
+          .then((x) => Number(x?.n)),
+      );
       expect(r.headers.get('link')).to.contain('rel="next"');
       expectSchema(r.body, 'public_api/v4/snippets.json');
     });

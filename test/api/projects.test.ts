@@ -319,7 +319,10 @@ describe('Projects API', () => {
         const names = asc.body.map((p: { name: string }) => p.name);
         expect(names, order).to.deep.equal([...names].sort());
         const desc = await s.get('/projects', { query: { search: 'listed-', order_by: order, sort: 'desc', per_page: 100 } });
-        expect(desc.body.map((p: { name: string }) => p.name), order).to.deep.equal([...names].reverse());
+        expect(
+          desc.body.map((p: { name: string }) => p.name),
+          order,
+        ).to.deep.equal([...names].reverse());
       }
       const bad = await s.get('/projects', { query: { order_by: 'stars' } });
       expect(bad.body).to.deep.equal({ error: 'order_by does not have a valid value' });
@@ -534,7 +537,23 @@ describe('Projects API', () => {
 
 /** The BasicProjectDetails keys of a full Project, for the projects.json schema. */
 function basicOnly(p: Record<string, unknown>) {
-  const keys = ['id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch',
-    'tag_list', 'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'avatar_url', 'star_count', 'forks_count', 'last_activity_at'];
+  const keys = [
+    'id',
+    'description',
+    'name',
+    'name_with_namespace',
+    'path',
+    'path_with_namespace',
+    'created_at',
+    'default_branch',
+    'tag_list',
+    'ssh_url_to_repo',
+    'http_url_to_repo',
+    'web_url',
+    'avatar_url',
+    'star_count',
+    'forks_count',
+    'last_activity_at',
+  ];
   return Object.fromEntries(keys.map((k) => [k, p[k]]));
 }

@@ -13,14 +13,12 @@ import { findProjectByIdOrPath } from '../../src/finders/projects.js';
 import { projectAccess } from '../../src/policy/projects.js';
 import { checkRefUpdate, ruleMatches, type RefUpdate } from '../../src/policy/branches.js';
 
-
 const enc = encodeURIComponent;
 const FORBIDDEN = { message: '403 Forbidden' };
 const NOT_FOUND = { message: '404 Not found' };
 const NOT_ALLOWED = { message: 'You are not allowed to push into this branch' };
 const PUSH_PROTECTED = 'You are not allowed to push code to protected branches on this project.';
-const DELETE_PROTECTED =
-  'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
+const DELETE_PROTECTED = 'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
 const MASTERS = { access_level: 40, access_level_description: 'Masters' };
 const DEVELOPERS = { access_level: 30, access_level_description: 'Developers + Masters' };
 const NO_ONE = { access_level: 0, access_level_description: 'No one' };
@@ -48,7 +46,12 @@ describe('Protected branches', () => {
     const r = await s.post('/projects', { token: alice.token, json: { name, visibility } });
     expect(r.status, r.text).to.equal(201);
     const id = r.body.id as number;
-    await addProjectMembers(s, id, [[master, MASTER], [dev, DEVELOPER], [reporter, REPORTER], [guest, GUEST]]);
+    await addProjectMembers(s, id, [
+      [master, MASTER],
+      [dev, DEVELOPER],
+      [reporter, REPORTER],
+      [guest, GUEST],
+    ]);
     return {
       id,
       dir: path.join(s.dir, 'repos', 'alice', `${name}.git`),
@@ -115,7 +118,7 @@ describe('Protected branches', () => {
       }
     });
 
-    it("answers 409 for a name already protected (the default branch too), changing nothing", async () => {
+    it('answers 409 for a name already protected (the default branch too), changing nothing', async () => {
       const p = await seeded();
       await protect(p, 'release-*', 30);
       for (const name of ['release-*', 'master']) {
@@ -366,7 +369,12 @@ describe('Protected branches', () => {
 
     it('developers push only where the rule says 30; masters, the owner and admins where it says 30 or 40; nobody where it says 0', async () => {
       const { p, names } = await matrixProject();
-      const allowed: [Account, number[]][] = [[dev, [30]], [master, [30, 40]], [alice, [30, 40]], [admin, [30, 40]]];
+      const allowed: [Account, number[]][] = [
+        [dev, [30]],
+        [master, [30, 40]],
+        [alice, [30, 40]],
+        [admin, [30, 40]],
+      ];
       for (const [who, levels] of allowed) {
         for (const b of names) {
           const tip = head(p.dir, b);
@@ -468,9 +476,7 @@ describe('Protected branches', () => {
       const p = await project();
       const r = await writeFile(p, 'develop', master.token);
       expect(r.status).to.equal(201);
-      expect((await s.get(p.rules, { token: alice.token })).body).to.deep.equal([
-        { name: 'develop', push_access_levels: [MASTERS], merge_access_levels: [MASTERS] },
-      ]);
+      expect((await s.get(p.rules, { token: alice.token })).body).to.deep.equal([{ name: 'develop', push_access_levels: [MASTERS], merge_access_levels: [MASTERS] }]);
       const b = await s.get(`${p.branches}/develop`, { token: dev.token });
       expect(b.body).to.deep.include({ protected: true, developers_can_push: false, developers_can_merge: false });
       // Developers now push to other branches, not to the default one.
@@ -567,7 +573,11 @@ describe('Protected branches', () => {
         await protect(p, `e${l}`, l);
         await protect(p, `w${l}/*`, l);
       }
-      const expected: [Account, number[]][] = [[dev, [30]], [master, [30, 40]], [admin, [30, 40]]];
+      const expected: [Account, number[]][] = [
+        [dev, [30]],
+        [master, [30, 40]],
+        [admin, [30, 40]],
+      ];
       for (const l of [0, 30, 40]) {
         for (const branch of [`e${l}`, `w${l}/deep/x`]) {
           for (const who of [guest, reporter]) {
@@ -576,9 +586,7 @@ describe('Protected branches', () => {
             );
           }
           for (const [who, levels] of expected) {
-            expect(await verdict(p, who, { ref: `refs/heads/${branch}` }), `${who.user.username} ${branch}`).to.deep.equal(
-              levels.includes(l) ? OK : deny(PUSH_PROTECTED),
-            );
+            expect(await verdict(p, who, { ref: `refs/heads/${branch}` }), `${who.user.username} ${branch}`).to.deep.equal(levels.includes(l) ? OK : deny(PUSH_PROTECTED));
           }
         }
       }

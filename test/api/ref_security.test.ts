@@ -134,7 +134,8 @@ describe('Ref names from clients', function () {
       await writeFiles(s, fork, 'evil', { 'only-in-fork.txt': 'x\n' }, { start: 'master', token: attacker.token });
       const mr = await openMergeRequest(s, fork.id, { source_branch: 'evil', target_branch: 'master', title: 'old row' }, attacker.token);
       // What an earlier Wharf let a client store.
-      await s.db('merge_requests')
+      await s
+        .db('merge_requests')
         .where({ target_project_id: fork.id, iid: mr.iid })
         .update({ target_branch: `../../../../${upstream.path}.git/refs/heads/master`, merge_status: 'unchecked' });
       const r = await s.put(`/projects/${fork.id}/merge_requests/${mr.iid}/merge`, { token: attacker.token });
@@ -205,10 +206,7 @@ describe('Ref names from clients', function () {
           token: owner.token,
           json: { branch: name, start_branch: 'master', content: 'x', commit_message: 'm' },
         });
-        expect([r.status, r.body], name.slice(0, 20)).to.deep.equal([
-          400,
-          { message: `Something went wrong when we tried to create '${name}' for you: Branch name is invalid` },
-        ]);
+        expect([r.status, r.body], name.slice(0, 20)).to.deep.equal([400, { message: `Something went wrong when we tried to create '${name}' for you: Branch name is invalid` }]);
       }
       expect(git(p.dir, ['for-each-ref', '--format=%(refname)', 'refs/heads']).trim()).to.equal('refs/heads/master');
     });

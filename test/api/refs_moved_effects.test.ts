@@ -42,7 +42,10 @@ describe('effects of moved refs: git push and the API agree', function () {
     const events = await s.get(`/projects/${projectId}/events`, { token: dev.token, query: { per_page: 100 } });
     const pipelines = await s.get(`/projects/${projectId}/pipelines`, { token: dev.token });
     const hookJobs: { payload: string }[] = await s.db('jobs').where({ kind: 'web_hook' }).select('payload');
-    const deliveries = hookJobs.map((j) => JSON.parse(j.payload)).filter((p) => p.event?.projectId === projectId).map((p) => p.hookName as string);
+    const deliveries = hookJobs
+      .map((j) => JSON.parse(j.payload))
+      .filter((p) => p.event?.projectId === projectId)
+      .map((p) => p.hookName as string);
     const protectedBranches = await s.get(`/projects/${projectId}/protected_branches`, { token: dev.token });
     const user = await s.db('users').where({ id: dev.user.id }).first('last_activity_on');
     let mergeRequest: unknown = null;
@@ -61,7 +64,13 @@ describe('effects of moved refs: git push and the API agree', function () {
       protectedBranches: protectedBranches.body.map((b: { name: string }) => b.name),
       events: events.body.map((e: { action_name: string; push_data: Record<string, unknown> | null }) => ({
         action: e.action_name,
-        push: e.push_data && { action: e.push_data.action, ref_type: e.push_data.ref_type, ref: e.push_data.ref, commit_count: e.push_data.commit_count, title: e.push_data.commit_title },
+        push: e.push_data && {
+          action: e.push_data.action,
+          ref_type: e.push_data.ref_type,
+          ref: e.push_data.ref,
+          commit_count: e.push_data.commit_count,
+          title: e.push_data.commit_title,
+        },
       })),
       pusherActiveToday: user.last_activity_on === new Date().toISOString().slice(0, 10),
       pipelines: pipelines.body.map((p: { ref: string }) => p.ref).sort(),
@@ -107,17 +116,22 @@ describe('effects of moved refs: git push and the API agree', function () {
     // Through the API.
     const viaApi = await newProject('via-api');
     const apiSteps: Record<string, unknown>[] = [];
-    const files = (actions: Record<string, string>) =>
-      Object.entries(actions).map(([file_path, content]) => ({ action: 'create', file_path, content }));
+    const files = (actions: Record<string, string>) => Object.entries(actions).map(([file_path, content]) => ({ action: 'create', file_path, content }));
     await forgetActivity();
-    const c1 = await s.post(`/projects/${viaApi.id}/repository/commits`, { json: { branch: 'master', commit_message: 'first', actions: files({ '.gitlab-ci.yml': CI, 'a.txt': 'a\n' }) }, token: dev.token });
+    const c1 = await s.post(`/projects/${viaApi.id}/repository/commits`, {
+      json: { branch: 'master', commit_message: 'first', actions: files({ '.gitlab-ci.yml': CI, 'a.txt': 'a\n' }) },
+      token: dev.token,
+    });
     expect(c1.status, c1.text).to.equal(201);
     apiSteps.push(await effects(viaApi.id, null));
     const branch = await s.post(`/projects/${viaApi.id}/repository/branches`, { json: { branch: 'feature', ref: 'master' }, token: dev.token });
     expect(branch.status, branch.text).to.equal(201);
     const apiMr = await openMergeRequest(viaApi.id);
     await forgetActivity();
-    const c2 = await s.post(`/projects/${viaApi.id}/repository/commits`, { json: { branch: 'feature', commit_message: 'second', actions: files({ 'b.txt': 'b\n' }) }, token: dev.token });
+    const c2 = await s.post(`/projects/${viaApi.id}/repository/commits`, {
+      json: { branch: 'feature', commit_message: 'second', actions: files({ 'b.txt': 'b\n' }) },
+      token: dev.token,
+    });
     expect(c2.status, c2.text).to.equal(201);
     apiSteps.push(await effects(viaApi.id, apiMr));
     await forgetActivity();

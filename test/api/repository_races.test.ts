@@ -80,9 +80,7 @@ describe('Repository writes racing renames and deletes', function () {
   it('takes concurrent renames of one project in turn: each answers 200 and the repository ends where the project says', async () => {
     const p = await seededProject();
     const before = repositoriesOnDisk(root);
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => s.put(`/projects/${p.id}`, { token: alice.token, json: { path: `${p.path}-r${i}` } })),
-    );
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => s.put(`/projects/${p.id}`, { token: alice.token, json: { path: `${p.path}-r${i}` } })));
     for (const r of answers) expect(r.status, r.text).to.equal(200);
     const final = await s.get(`/projects/${p.id}`, { token: alice.token });
     const finalPath: string = final.body.path_with_namespace;

@@ -280,7 +280,10 @@ describe('Repository read API', () => {
     before(async () => {
       carol = await s.createUser('carol');
       dave = await s.createUser('dave');
-      for (const [name, visibility] of [['secret', 'private'], ['inside', 'internal']]) {
+      for (const [name, visibility] of [
+        ['secret', 'private'],
+        ['inside', 'internal'],
+      ]) {
         const c = await s.post('/projects', { token: alice.token, json: { name, visibility } });
         expect(c.status).to.equal(201);
         const work = cloneOf(path.join(s.dir, 'repos', 'alice', `${name}.git`));

@@ -77,7 +77,11 @@ describe('request bodies', () => {
     const unknown = await send('POST', issues, { ...json, 'Content-Encoding': 'zstd' }, valid);
     expect([unknown.status, unknown.body]).to.deep.equal([400, { error: 'Unsupported Content-Encoding: zstd' }]);
 
-    for (const [encoding, bytes] of [['gzip', zlib.gzipSync(valid)], ['deflate', zlib.deflateSync(valid)], ['br', zlib.brotliCompressSync(valid)]] as const) {
+    for (const [encoding, bytes] of [
+      ['gzip', zlib.gzipSync(valid)],
+      ['deflate', zlib.deflateSync(valid)],
+      ['br', zlib.brotliCompressSync(valid)],
+    ] as const) {
       const r = await send('POST', issues, { ...json, 'Content-Encoding': encoding }, bytes);
       expect(r.status, encoding).to.equal(201);
       expect(r.body.title).to.equal('compressed');
@@ -101,7 +105,14 @@ describe('request bodies', () => {
 
   it('reads multipart fields as form fields (bracketed arrays too), also gzipped', async () => {
     const { user } = await s.createUser('impersonated');
-    const body = multipart([['name', 'from a form'], ['scopes[]', 'api'], ['scopes[]', 'read_user']], [['attachment', 'a.txt', 'hello']]);
+    const body = multipart(
+      [
+        ['name', 'from a form'],
+        ['scopes[]', 'api'],
+        ['scopes[]', 'read_user'],
+      ],
+      [['attachment', 'a.txt', 'hello']],
+    );
     const r = await send('POST', `/api/v4/users/${user.id}/impersonation_tokens`, form, body);
     expect(r.status).to.equal(201);
     expect([r.body.name, r.body.scopes]).to.deep.equal(['from a form', ['api', 'read_user']]);
@@ -114,8 +125,25 @@ describe('request bodies', () => {
     const big = 'x'.repeat(LIMIT + 1);
     const cases: [string, Buffer, Record<string, string>][] = [
       ['file', multipart([['title', 't']], [['attachment', 'big.txt', big]]), form],
-      ['field', multipart([['title', 't'], ['description', big]]), form],
-      ['two files under the limit, over it together', multipart([['title', 't']], [['a', 'a.txt', big.slice(0, LIMIT / 2)], ['b', 'b.txt', big.slice(0, LIMIT / 2)]]), form],
+      [
+        'field',
+        multipart([
+          ['title', 't'],
+          ['description', big],
+        ]),
+        form,
+      ],
+      [
+        'two files under the limit, over it together',
+        multipart(
+          [['title', 't']],
+          [
+            ['a', 'a.txt', big.slice(0, LIMIT / 2)],
+            ['b', 'b.txt', big.slice(0, LIMIT / 2)],
+          ],
+        ),
+        form,
+      ],
       ['gzipped, small on the wire', zlib.gzipSync(multipart([['title', 't']], [['attachment', 'big.txt', big.repeat(20)]])), { ...form, 'Content-Encoding': 'gzip' }],
     ];
     for (const [label, body, headers] of cases) {
@@ -161,7 +189,15 @@ describe('request bodies', () => {
     const fromJson = await send('POST', issues, json, JSON.stringify({ title: 'as sudoed', sudo: 'sudoed' }));
     expect(fromJson.status).to.equal(201);
     expect(fromJson.body.author.id).to.equal(user.id);
-    const fromForm = await send('POST', issues, form, multipart([['title', 'as sudoed too'], ['sudo', String(user.id)]]));
+    const fromForm = await send(
+      'POST',
+      issues,
+      form,
+      multipart([
+        ['title', 'as sudoed too'],
+        ['sudo', String(user.id)],
+      ]),
+    );
     expect(fromForm.status).to.equal(201);
     expect(fromForm.body.author.id).to.equal(user.id);
     const nobody = await send('POST', issues, json, JSON.stringify({ title: 'x', sudo: 'nobody-here' }));

@@ -174,11 +174,12 @@ describe('Application settings in effect', function () {
       return { p, work, push };
     }
 
-    const rules = async (id: number) => (await s.get(`/projects/${id}/protected_branches`)).body.map((r: any) => ({
-      name: r.name,
-      push: r.push_access_levels[0].access_level,
-      merge: r.merge_access_levels[0].access_level,
-    }));
+    const rules = async (id: number) =>
+      (await s.get(`/projects/${id}/protected_branches`)).body.map((r: any) => ({
+        name: r.name,
+        push: r.push_access_levels[0].access_level,
+        merge: r.merge_access_levels[0].access_level,
+      }));
 
     it('2: only masters may create the first branch; then it is protected for masters', async () => {
       await settings({ default_branch_protection: 2 });
@@ -240,7 +241,10 @@ describe('Application settings in effect', function () {
     let project: { path_with_namespace: string };
     before(async () => {
       project = (await s.post('/projects', { token: alice.token, json: { name: 'signin' } })).body;
-      await s.db('users').where({ id: alice.user.id }).update({ password_digest: await hashPassword('alice-password') });
+      await s
+        .db('users')
+        .where({ id: alice.user.id })
+        .update({ password_digest: await hashPassword('alice-password') });
     });
     after(() => settings({ password_authentication_enabled_for_git: true, enabled_git_access_protocol: 'nil' }));
 
@@ -263,8 +267,7 @@ describe('Application settings in effect', function () {
       expect(r.headers.get('www-authenticate')).to.equal(null);
       expect(r.headers.get('content-type')).to.match(/^text\/plain/);
       expect(await r.text()).to.equal(
-        "HTTP Basic: Access denied\nYou must use a personal access token with 'api' scope for Git over HTTP.\n" +
-          `You can generate one at ${s.url}/profile/personal_access_tokens`,
+        "HTTP Basic: Access denied\nYou must use a personal access token with 'api' scope for Git over HTTP.\n" + `You can generate one at ${s.url}/profile/personal_access_tokens`,
       );
       // A token still works; a bad one gets the same advice.
       expect((await clone('alice', alice.token)).code).to.equal(0);

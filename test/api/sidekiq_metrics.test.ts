@@ -52,7 +52,15 @@ describe('sidekiq metrics', function () {
     const empty = await s.get('/sidekiq/queue_metrics');
     expect(empty.status).to.equal(200);
     expect(empty.headers.get('content-type')).to.equal('application/json');
-    expect(Object.keys(empty.body.queues)).to.include.members(['default', 'cronjob', 'git_garbage_collect', 'pipeline_processing', 'project_export', 'repository_import', 'web_hook']);
+    expect(Object.keys(empty.body.queues)).to.include.members([
+      'default',
+      'cronjob',
+      'git_garbage_collect',
+      'pipeline_processing',
+      'project_export',
+      'repository_import',
+      'web_hook',
+    ]);
     expect(Object.values(empty.body.queues).every((q) => JSON.stringify(q) === '{"backlog":0,"latency":0}')).to.equal(true);
     const start = (await s.get('/sidekiq/job_stats')).body.jobs;
     expect(start).to.have.all.keys('processed', 'failed', 'enqueued');

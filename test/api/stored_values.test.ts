@@ -66,8 +66,18 @@ describe('values no row can hold (both engines)', () => {
       ['POST', '/groups', { name: 'n', path: 'a\u0000b' }, 'path is invalid'],
       ['POST', '/users', { email: 'a\u0000b@example.com', name: 'n', username: 'u', password: 'password123' }, 'email is invalid'],
       ['POST', `${base}/repository/files/x.txt`, { branch: 'master', content: 'x', commit_message: 'a\u0000b' }, 'commit_message is invalid'],
-      ['POST', `${base}/repository/commits`, { branch: 'master', commit_message: 'a\u0000b', actions: [{ action: 'create', file_path: 'y.txt', content: 'y' }] }, 'commit_message is invalid'],
-      ['POST', `${base}/repository/commits`, { branch: 'master', commit_message: 'm', actions: [{ action: 'create', file_path: 'y\u0000.txt', content: 'y' }] }, 'actions[0][file_path] is invalid'],
+      [
+        'POST',
+        `${base}/repository/commits`,
+        { branch: 'master', commit_message: 'a\u0000b', actions: [{ action: 'create', file_path: 'y.txt', content: 'y' }] },
+        'commit_message is invalid',
+      ],
+      [
+        'POST',
+        `${base}/repository/commits`,
+        { branch: 'master', commit_message: 'm', actions: [{ action: 'create', file_path: 'y\u0000.txt', content: 'y' }] },
+        'actions[0][file_path] is invalid',
+      ],
     ];
     for (const [method, url, json, error] of cases) {
       const r = await s.request(method, url, { json });
@@ -94,9 +104,12 @@ describe('values no row can hold (both engines)', () => {
     const bytes = Buffer.from([0, 1, 2, 0, 255]);
     const b64 = await s.post(`${base}/repository/files/nul.bin`, { json: { branch: 'master', content: bytes.toString('base64'), encoding: 'base64', commit_message: 'binary' } });
     expect(b64.status, b64.text).to.equal(201);
-    const multi = await s.post(`${base}/repository/commits`, { json: { branch: 'master', commit_message: 'actions', actions: [{ action: 'create', file_path: 'nul2.txt', content: '\u0000\u0000' }] } });
+    const multi = await s.post(`${base}/repository/commits`, {
+      json: { branch: 'master', commit_message: 'actions', actions: [{ action: 'create', file_path: 'nul2.txt', content: '\u0000\u0000' }] },
+    });
     expect(multi.status, multi.text).to.equal(201);
-    const raw = async (file: string) => Buffer.from(await (await fetch(`${s.url}/api/v4${base}/repository/files/${file}/raw?ref=master`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } })).arrayBuffer());
+    const raw = async (file: string) =>
+      Buffer.from(await (await fetch(`${s.url}/api/v4${base}/repository/files/${file}/raw?ref=master`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } })).arrayBuffer());
     expect(await raw('nul.txt')).to.deep.equal(Buffer.from('a\u0000b'));
     expect(await raw('nul.bin')).to.deep.equal(bytes);
     expect(await raw('nul2.txt')).to.deep.equal(Buffer.from([0, 0]));

@@ -14,10 +14,18 @@ describe('Tags and releases API', () => {
   /** A private project of owner's with one commit on master (and one on `feature`). */
   async function project(json: Record<string, unknown> = {}) {
     const p = await projectWithRoles(s, owner, { master, dev, reporter, guest }, { name: `t${++n}`, visibility: 'private', ...json });
-    for (const [branch, start] of [['master', undefined], ['feature', 'master']] as const) {
+    for (const [branch, start] of [
+      ['master', undefined],
+      ['feature', 'master'],
+    ] as const) {
       const r = await s.post(`/projects/${p.id}/repository/commits`, {
         token: owner.token,
-        json: { branch, ...(start ? { start_branch: start } : {}), commit_message: `Commit on ${branch}\n\nbody`, actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }] },
+        json: {
+          branch,
+          ...(start ? { start_branch: start } : {}),
+          commit_message: `Commit on ${branch}\n\nbody`,
+          actions: [{ action: 'create', file_path: `${branch}.txt`, content: branch }],
+        },
       });
       expect(r.status, r.text).to.equal(201);
     }
@@ -70,7 +78,7 @@ describe('Tags and releases API', () => {
       expect(got.body).to.deep.equal(r.body);
     });
 
-    it('stores release_description as the new tag\'s release', async () => {
+    it("stores release_description as the new tag's release", async () => {
       const p = await project();
       const r = await create(p, { tag_name: 'v2', ref: 'master', release_description: 'Wow' });
       expect(r.status, r.text).to.equal(201);
@@ -94,7 +102,7 @@ describe('Tags and releases API', () => {
       expect((await create(p, { tag_name: 'release', ref: 'master' })).status).to.equal(201);
     });
 
-    it('answers 10.8\'s 400s and leaves the repository untouched', async () => {
+    it("answers 10.8's 400s and leaves the repository untouched", async () => {
       const p = await project();
       expect((await create(p, { tag_name: 'taken', ref: 'master' })).status).to.equal(201);
       expect((await create(p, { tag_name: 'a/b', ref: 'master' })).status).to.equal(201);
@@ -163,10 +171,7 @@ describe('Tags and releases API', () => {
 
     it('lets exactly one of two concurrent creations of a name win', async () => {
       const p = await project();
-      const answers = await Promise.all([
-        create(p, { tag_name: 'race', ref: 'master' }),
-        create(p, { tag_name: 'race', ref: 'feature', message: 'annotated' }),
-      ]);
+      const answers = await Promise.all([create(p, { tag_name: 'race', ref: 'master' }), create(p, { tag_name: 'race', ref: 'feature', message: 'annotated' })]);
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).to.deep.equal([201, 400]);
       expect(answers.find((a) => a.status === 400)!.body).to.deep.equal({ message: 'Tag race already exists' });
@@ -186,7 +191,11 @@ describe('Tags and releases API', () => {
       const r = await s.get(`/projects/${p.id}/events`, { token: owner.token, query: { action: 'pushed', sort: 'asc' } });
       const tagEvents = r.body.filter((e: any) => e.push_data.ref_type === 'tag');
       expect(tagEvents.map((e: any) => [e.action_name, e.author_id, e.push_data])).to.deep.equal([
-        ['pushed new', master.user.id, { commit_count: 1, action: 'created', ref_type: 'tag', commit_from: null, commit_to: tagObject, ref: 'ev', commit_title: 'Commit on master' }],
+        [
+          'pushed new',
+          master.user.id,
+          { commit_count: 1, action: 'created', ref_type: 'tag', commit_from: null, commit_to: tagObject, ref: 'ev', commit_title: 'Commit on master' },
+        ],
         ['deleted', master.user.id, { commit_count: 0, action: 'removed', ref_type: 'tag', commit_from: commit, commit_to: null, ref: 'ev', commit_title: null }],
       ]);
     });

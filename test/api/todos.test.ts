@@ -52,8 +52,24 @@ describe('Todos', () => {
       expect(todo).to.include({ action_name: 'assigned', target_type: 'Issue', body: 'Fix login', state: 'pending' });
       expect(todo.author).to.deep.include({ id: owner.user.id, username: 'tdowner' });
       expect(todo.project).to.include({ id: p.id, path_with_namespace: p.fullPath });
-      expect(todo.project).to.have.keys('id', 'description', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'created_at', 'default_branch',
-        'tag_list', 'ssh_url_to_repo', 'http_url_to_repo', 'web_url', 'avatar_url', 'star_count', 'forks_count', 'last_activity_at');
+      expect(todo.project).to.have.keys(
+        'id',
+        'description',
+        'name',
+        'name_with_namespace',
+        'path',
+        'path_with_namespace',
+        'created_at',
+        'default_branch',
+        'tag_list',
+        'ssh_url_to_repo',
+        'http_url_to_repo',
+        'web_url',
+        'avatar_url',
+        'star_count',
+        'forks_count',
+        'last_activity_at',
+      );
       expect(todo.target).to.deep.equal((await s.get(`/projects/${p.id}/issues/${created.iid}`, { token: dev.token })).body);
       expectSchema(todo.target, 'public_api/v4/issue.json');
       expect(todo.target_url).to.equal(`${s.url}/${p.fullPath}/issues/${created.iid}`);
@@ -90,7 +106,7 @@ describe('Todos', () => {
       expect(brief(await todos(dev.token))).to.deep.equal(['assigned:Both']);
     });
 
-    it('on edit, pings newly mentioned users and new assignees only, and marks the editor\'s to-dos done', async () => {
+    it("on edit, pings newly mentioned users and new assignees only, and marks the editor's to-dos done", async () => {
       const p = await project();
       const i = await issue(p.id, { title: 'Edit me', description: 'hey @dev' });
       const r = await s.put(`/projects/${p.id}/issues/${i.iid}`, { token: owner.token, json: { description: 'hey @dev and @guest' } });
@@ -108,7 +124,7 @@ describe('Todos', () => {
       expect(brief(await todos(reporter.token, { state: 'done', project_id: p.id }))).to.deep.equal(['assigned:Edited']);
     });
 
-    it('marks the closer\'s pending to-dos on the issue done, and only theirs', async () => {
+    it("marks the closer's pending to-dos on the issue done, and only theirs", async () => {
       const p = await project();
       const i = await issue(p.id, { title: 'Close me', description: '@dev @reporter' });
       await s.put(`/projects/${p.id}/issues/${i.iid}`, { token: dev.token, json: { state_event: 'close' } });
@@ -117,7 +133,7 @@ describe('Todos', () => {
       expect(brief(await todos(reporter.token))).to.deep.equal(['directly_addressed:Close me']);
     });
 
-    it('expands @all to the project\'s team when the author belongs to it', async () => {
+    it("expands @all to the project's team when the author belongs to it", async () => {
       const p = await project();
       await issue(p.id, { title: 'Deploy', description: '@all deploying tonight' });
       for (const who of [dev, reporter, guest]) expect(brief(await todos(who.token))).to.deep.equal(['directly_addressed:Deploy']);
@@ -127,7 +143,7 @@ describe('Todos', () => {
       expect(brief(await todos(dev.token))).to.deep.equal(['directly_addressed:Deploy']);
     });
 
-    it('expands @group mentions to the group\'s members who can read the target', async () => {
+    it("expands @group mentions to the group's members who can read the target", async () => {
       const g = await s.post('/groups', { token: owner.token, json: { name: 'Team', path: 'team' } });
       expect(g.status, g.text).to.equal(201);
       await insertMember(s.db, { sourceType: 'group', sourceId: g.body.id, userId: dev.user.id, accessLevel: DEVELOPER });
@@ -179,7 +195,7 @@ describe('Todos', () => {
       expect((await s.post('/todos/mark_as_done', { token: null })).status).to.equal(401);
     });
 
-    it('marks one to-do done (201 with the to-do), refusing other users\' to-dos', async () => {
+    it("marks one to-do done (201 with the to-do), refusing other users' to-dos", async () => {
       const [latest] = await todos(dev.token);
       let r = await s.post(`/todos/${latest.id}/mark_as_done`, { token: reporter.token });
       expect(r.status).to.equal(404);

@@ -79,7 +79,10 @@ describe('User identities', () => {
     r = await s.put(`/users/${created.body.id}`, { form: { provider: 'gitlab', extern_uid: 'f3', bio: 'hi' } });
     expect(r.status, r.text).to.equal(200);
     expect(r.body.bio).to.equal('hi');
-    expect(r.body.identities).to.deep.equal([{ provider: 'github', extern_uid: 'f2' }, { provider: 'gitlab', extern_uid: 'f3' }]);
+    expect(r.body.identities).to.deep.equal([
+      { provider: 'github', extern_uid: 'f2' },
+      { provider: 'gitlab', extern_uid: 'f3' },
+    ]);
     const back = await s.get(`/users/${created.body.id}`);
     expect(back.body.identities).to.deep.equal(r.body.identities);
   });

@@ -9,13 +9,21 @@ import { createNamespace } from '../../src/services/groups/namespaces.js';
 import { insertMember } from '../../src/services/members/members.js';
 import type { NamespaceRow, UserRow } from '../../src/store/rows.js';
 
-const USER_KEYS = [
-  'id', 'name', 'username', 'state', 'avatar_url', 'web_url', 'created_at', 'bio', 'location', 'skype', 'linkedin',
-  'twitter', 'website_url', 'organization',
-];
+const USER_KEYS = ['id', 'name', 'username', 'state', 'avatar_url', 'web_url', 'created_at', 'bio', 'location', 'skype', 'linkedin', 'twitter', 'website_url', 'organization'];
 const PUBLIC_KEYS = [
-  ...USER_KEYS, 'last_sign_in_at', 'confirmed_at', 'last_activity_on', 'email', 'theme_id', 'color_scheme_id',
-  'projects_limit', 'current_sign_in_at', 'identities', 'can_create_group', 'can_create_project', 'two_factor_enabled',
+  ...USER_KEYS,
+  'last_sign_in_at',
+  'confirmed_at',
+  'last_activity_on',
+  'email',
+  'theme_id',
+  'color_scheme_id',
+  'projects_limit',
+  'current_sign_in_at',
+  'identities',
+  'can_create_group',
+  'can_create_project',
+  'two_factor_enabled',
   'external',
 ];
 const FORMAT_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
@@ -31,7 +39,15 @@ async function seedProject(s: TestServer, ns: NamespaceRow, projectPath: string)
   const stamp = new Date().toISOString();
   const [row] = await s
     .db('projects')
-    .insert({ namespace_id: ns.id, name: projectPath, path: projectPath, runners_token: `rt-${projectPath}-${ns.id}`, created_at: stamp, updated_at: stamp, last_activity_at: stamp })
+    .insert({
+      namespace_id: ns.id,
+      name: projectPath,
+      path: projectPath,
+      runners_token: `rt-${projectPath}-${ns.id}`,
+      created_at: stamp,
+      updated_at: stamp,
+      last_activity_at: stamp,
+    })
     .returning('id');
   await s.deps.repos.create(`${ns.full_path}/${projectPath}`);
   return typeof row === 'object' ? row.id : row;
@@ -338,8 +354,17 @@ describe('Users API', () => {
       expectSchema(r.body, 'public_api/v4/user/public.json');
       expect(r.body).to.have.all.keys(...PUBLIC_KEYS);
       expect(r.body).to.include({
-        username: 'dave', email: 'dave@example.com', name: 'Name of dave', bio: 'hello', skype: 'dave.s', organization: 'Org',
-        projects_limit: 3, can_create_group: false, can_create_project: true, external: false, state: 'active',
+        username: 'dave',
+        email: 'dave@example.com',
+        name: 'Name of dave',
+        bio: 'hello',
+        skype: 'dave.s',
+        organization: 'Org',
+        projects_limit: 3,
+        can_create_group: false,
+        can_create_project: true,
+        external: false,
+        state: 'active',
       });
       expect(r.body.confirmed_at).to.equal(null);
       const ns = await personalNamespace(s, r.body);
@@ -592,7 +617,10 @@ describe('Users API', () => {
       const ns = await personalNamespace(s, user);
       const projectId = await seedProject(s, ns, 'notes');
       await insertMember(s.db, { sourceType: 'project', sourceId: projectId, userId: bob.user.id, accessLevel: 30 });
-      const shared = await seedGroup(s, 'shared-team', [[bob.user.id, 50], [user.id, 50]]);
+      const shared = await seedGroup(s, 'shared-team', [
+        [bob.user.id, 50],
+        [user.id, 50],
+      ]);
 
       const r = await s.delete(`/users/${user.id}`);
       expect(r.status).to.equal(204);
@@ -611,7 +639,10 @@ describe('Users API', () => {
 
     it('refuses to orphan groups the user alone owns, unless hard_delete', async () => {
       const { user } = await s.createUser('liam');
-      const group = await seedGroup(s, 'liams-group', [[user.id, 50], [bob.user.id, 30]]);
+      const group = await seedGroup(s, 'liams-group', [
+        [user.id, 50],
+        [bob.user.id, 30],
+      ]);
       const sub = await seedGroup(s, 'sub', [], group);
       await seedProject(s, sub, 'deep');
 

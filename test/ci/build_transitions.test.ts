@@ -28,8 +28,7 @@ describe('CI job transitions', function () {
   });
   after(() => s.close());
 
-  const jobs = async (pipelineId: number) =>
-    (await s.get(`/projects/${project.id}/pipelines/${pipelineId}/jobs`, { token: ROOT_TOKEN })).body as any[];
+  const jobs = async (pipelineId: number) => (await s.get(`/projects/${project.id}/pipelines/${pipelineId}/jobs`, { token: ROOT_TOKEN })).body as any[];
   const pipeline = async (id: number) => (await s.get(`/projects/${project.id}/pipelines/${id}`, { token: ROOT_TOKEN })).body;
 
   it('runs the stages in order to success and records the deployment of the job with an environment', async () => {

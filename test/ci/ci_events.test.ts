@@ -118,7 +118,10 @@ describe('CI events: hooks, build_failed to-dos, retry:', function () {
     expect(last.project).to.include({ id: p.id, path_with_namespace: p.path });
     expect(last.project).to.not.have.property('homepage');
     expect(last.commit).to.include({ id: sha, message: 'Add a' });
-    expect(last.builds.map((b: any) => [b.name, b.stage, b.status, b.manual])).to.deep.equal([['build', 'build', 'success', false], ['lint', 'test', 'failed', false]]);
+    expect(last.builds.map((b: any) => [b.name, b.stage, b.status, b.manual])).to.deep.equal([
+      ['build', 'build', 'success', false],
+      ['lint', 'test', 'failed', false],
+    ]);
     expect(last.builds[0].artifacts_file).to.deep.equal({ filename: null, size: null });
     expect(pipelines[0].object_attributes.detailed_status).to.equal('pending');
 
@@ -143,7 +146,12 @@ describe('CI events: hooks, build_failed to-dos, retry:', function () {
     await s.drainJobs();
     expect(rx.of('Job Hook').length).to.equal(before);
     // It does move the pipeline, which sends its Pipeline Hook.
-    expect(rx.of('Pipeline Hook').filter((b) => b.object_attributes.id === pipeline.id).map((b) => b.object_attributes.status)).to.deep.equal(['pending', 'running', 'success', 'failed']);
+    expect(
+      rx
+        .of('Pipeline Hook')
+        .filter((b) => b.object_attributes.id === pipeline.id)
+        .map((b) => b.object_attributes.status),
+    ).to.deep.equal(['pending', 'running', 'success', 'failed']);
   });
 
   it("gives the merge request's author and waiting merge user a build_failed to-do; a retried job marks them done", async () => {
@@ -219,7 +227,7 @@ describe('CI events: hooks, build_failed to-dos, retry:', function () {
     expect((await s.get(`/projects/${ok.id}/pipelines/${okPipeline.id}`, { token: owner.token })).body.status).to.equal('success');
   });
 
-  it('retry: retries no more once the job\'s user may not update jobs of the project', async () => {
+  it("retry: retries no more once the job's user may not update jobs of the project", async () => {
     const p = await project('flaky:\n  script: exit 1\n  retry: 2\n');
     await writeFiles(s, p, 'dana-branch', { 'd.txt': 'd\n' }, { message: 'By dana', start: 'master', token: dev.token });
     await s.drainJobs();

@@ -103,11 +103,15 @@ describe('CI permissions as GitLab 10.8', function () {
     }
   }
 
-  it('answers 401 to anonymous readers of pipelines and jobs (authenticate! first), but serves a public project\'s artifacts', async () => {
+  it("answers 401 to anonymous readers of pipelines and jobs (authenticate! first), but serves a public project's artifacts", async () => {
     const p = await ciProject({ visibility: 'public' });
     const paths = [
-      `/projects/${p.id}/pipelines`, `/projects/${p.id}/pipelines/${p.pipelineId}`, `/projects/${p.id}/pipelines/${p.pipelineId}/jobs`,
-      `/projects/${p.id}/jobs`, `/projects/${p.id}/jobs/${p.build}`, `/projects/${p.id}/jobs/${p.build}/trace`,
+      `/projects/${p.id}/pipelines`,
+      `/projects/${p.id}/pipelines/${p.pipelineId}`,
+      `/projects/${p.id}/pipelines/${p.pipelineId}/jobs`,
+      `/projects/${p.id}/jobs`,
+      `/projects/${p.id}/jobs/${p.build}`,
+      `/projects/${p.id}/jobs/${p.build}/trace`,
     ];
     for (const path of paths) {
       const r = await s.get(path, { token: null });
@@ -148,7 +152,7 @@ describe('CI permissions as GitLab 10.8', function () {
       await expectStatus(reporter, jobReads(p), 200);
     });
 
-    it("gives a guest of a private project its pipelines, jobs, traces and artifacts while jobs are public (the default)", async () => {
+    it('gives a guest of a private project its pipelines, jobs, traces and artifacts while jobs are public (the default)', async () => {
       const p = await ciProject({ visibility: 'private' });
       expect((await s.get(`/projects/${p.id}`, { token: owner.token })).body.public_jobs).to.equal(true);
       await expectStatus(guest, [...jobReads(p), ...pipelineReads(p)], 200);
@@ -189,7 +193,7 @@ describe('CI permissions as GitLab 10.8', function () {
       await createBranch(s, p.id, 'feature', 'master', owner.token);
     });
 
-    it("answers 400 to a developer creating a pipeline on protected master, and stores nothing", async () => {
+    it('answers 400 to a developer creating a pipeline on protected master, and stores nothing', async () => {
       const before = (await s.get(`/projects/${p.id}/pipelines`, { token: owner.token })).body.length;
       const r = await s.post(`/projects/${p.id}/pipeline`, { token: dev.token, json: { ref: 'master' } });
       expect(r.status).to.equal(400);
@@ -232,7 +236,14 @@ describe('CI permissions as GitLab 10.8', function () {
       const retryPipeline = await s.post(`/projects/${p.id}/pipelines/${p.pipelineId}/retry`, { token: dev.token });
       expect([retryPipeline.status, retryPipeline.body]).to.deep.equal([403, FORBIDDEN]);
       const jobs = await jobsOf(p.id, p.pipelineId);
-      expect(Object.values(jobs).map((j: any) => [j.name, j.status]).sort()).to.deep.equal([['build', 'success'], ['deploy', 'manual']]);
+      expect(
+        Object.values(jobs)
+          .map((j: any) => [j.name, j.status])
+          .sort(),
+      ).to.deep.equal([
+        ['build', 'success'],
+        ['deploy', 'manual'],
+      ]);
       // The job is looked for before it is judged: a missing one is 404.
       const missing = await s.post(`/projects/${p.id}/jobs/999999/retry`, { token: dev.token });
       expect([missing.status, missing.body]).to.deep.equal([404, { message: '404 Not found' }]);

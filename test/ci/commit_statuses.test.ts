@@ -82,7 +82,18 @@ describe('Commit statuses (external CI)', function () {
     expect(first.status, first.text).to.equal(201);
     expect(Object.keys(first.body)).to.deep.equal(STATUS_KEYS);
     expectStatus(first.body);
-    expect(first.body).to.include({ sha, ref: 'master', status: 'pending', name: 'default', target_url: null, description: null, allow_failure: false, coverage: null, started_at: null, finished_at: null });
+    expect(first.body).to.include({
+      sha,
+      ref: 'master',
+      status: 'pending',
+      name: 'default',
+      target_url: null,
+      description: null,
+      allow_failure: false,
+      coverage: null,
+      started_at: null,
+      finished_at: null,
+    });
     expect(first.body.author).to.include({ id: dev.user.id, username: 'dev' });
     expect(first.body.created_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expectSchema(first.body.author, 'public_api/v4/user/basic.json');
@@ -298,7 +309,10 @@ describe('Commit statuses: lists, permissions, a real pipeline and the commit', 
     expect(asJob.status).to.equal(404);
     expect(asJob.body).to.deep.equal({ message: '404 Not found' });
     const both = await get(`/repository/commits/${at}/statuses`);
-    expect(both.map((x: any) => [x.name, x.status])).to.deep.equal([['build', 'pending'], ['ext', 'success']]);
+    expect(both.map((x: any) => [x.name, x.status])).to.deep.equal([
+      ['build', 'pending'],
+      ['ext', 'success'],
+    ]);
     both.forEach(expectStatus);
 
     expect((await s.post(`/projects/${ci.id}/jobs/${build.id}/cancel`, { token: owner.token })).status).to.equal(201);
@@ -310,8 +324,15 @@ describe('Commit statuses: lists, permissions, a real pipeline and the commit', 
     const retried = await s.post(`/projects/${ci.id}/pipelines/${pipeline.id}/retry`, { token: owner.token });
     expect(retried.status, retried.text).to.equal(201);
     expect(retried.body.status).to.equal('running'); // pending + success + failed
-    expect((await get(`/pipelines/${pipeline.id}/jobs`)).map((j: any) => [j.name, j.status])).to.deep.equal([['build', 'pending'], ['build', 'canceled']]);
-    expect((await get(`/repository/commits/${at}/statuses`)).map((x: any) => [x.name, x.status])).to.deep.equal([['ext', 'success'], ['ext2', 'failed'], ['build', 'pending']]);
+    expect((await get(`/pipelines/${pipeline.id}/jobs`)).map((j: any) => [j.name, j.status])).to.deep.equal([
+      ['build', 'pending'],
+      ['build', 'canceled'],
+    ]);
+    expect((await get(`/repository/commits/${at}/statuses`)).map((x: any) => [x.name, x.status])).to.deep.equal([
+      ['ext', 'success'],
+      ['ext2', 'failed'],
+      ['build', 'pending'],
+    ]);
     expect(await s.db('ci_builds').where({ pipeline_id: pipeline.id, type: 'GenericCommitStatus' }).count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 2);
 
     const commit = await get(`/repository/commits/${at}`);

@@ -58,11 +58,9 @@ describe('Merge requests and pipelines', function () {
     return sha;
   }
 
-  const openMr = (p: Project, source: string) =>
-    openMergeRequest(s, p.id, { source_branch: source, target_branch: 'master', title: `Merge ${source}` }, owner.token);
+  const openMr = (p: Project, source: string) => openMergeRequest(s, p.id, { source_branch: source, target_branch: 'master', title: `Merge ${source}` }, owner.token);
 
-  const merge = (p: Project, iid: number, json: Record<string, unknown> = {}, token = lead.token) =>
-    s.put(`/projects/${p.id}/merge_requests/${iid}/merge`, { token, json });
+  const merge = (p: Project, iid: number, json: Record<string, unknown> = {}, token = lead.token) => s.put(`/projects/${p.id}/merge_requests/${iid}/merge`, { token, json });
 
   const showMr = async (p: Project, iid: number) => (await s.get(`/projects/${p.id}/merge_requests/${iid}`, { token: owner.token })).body;
 
@@ -304,7 +302,7 @@ describe('Merge requests and pipelines', function () {
       expect(r.body).to.deep.equal({ status: 'success' });
       expect(await systemNotes(mr.id)).to.deep.equal([`enabled an automatic merge when the pipeline for ${sha} succeeds`, 'canceled the automatic merge']);
       await finish(pipeline.id, 'success');
-      expect((await showMr(p, mr.iid))).to.include({ state: 'opened', merge_when_pipeline_succeeds: false });
+      expect(await showMr(p, mr.iid)).to.include({ state: 'opened', merge_when_pipeline_succeeds: false });
     });
 
     it('merges at once when the head pipeline is no longer active; refusals keep their status and body', async () => {

@@ -32,8 +32,7 @@ describe('CI pipelines', function () {
   });
   after(() => s.close());
 
-  const pipelines = async (query: Record<string, string> = {}) =>
-    (await s.get(`/projects/${project.id}/pipelines`, { token: ROOT_TOKEN, query })).body;
+  const pipelines = async (query: Record<string, string> = {}) => (await s.get(`/projects/${project.id}/pipelines`, { token: ROOT_TOKEN, query })).body;
 
   it('a git push with a .gitlab-ci.yml creates a pipeline whose first stage waits for a runner', async () => {
     const dir = await workRepo([{ '.gitlab-ci.yml': CI }]);
@@ -49,7 +48,9 @@ describe('CI pipelines', function () {
     expect(one.user.username).to.equal('root');
     const jobs = (await s.get(`/projects/${project.id}/pipelines/${one.id}/jobs`, { token: ROOT_TOKEN })).body;
     expect(jobs.map((j: any) => [j.name, j.stage, j.status]).sort()).to.deep.equal([
-      ['build', 'build', 'pending'], ['deploy', 'test', 'created'], ['test', 'test', 'created'],
+      ['build', 'build', 'pending'],
+      ['deploy', 'test', 'created'],
+      ['test', 'test', 'created'],
     ]);
     expect(jobs[0].commit.id).to.equal(sha);
     expect(jobs[0].pipeline).to.deep.equal({ id: one.id, sha, ref: 'master', status: 'pending' });
@@ -115,7 +116,16 @@ describe('CI pipeline cancel and retry', function () {
     expect(all).to.have.length(6); // three canceled, three new
     // The pipeline's jobs, the retried ones too, as 10.8's `pipeline.builds`, newest first.
     const listed = (await s.get(`/projects/${project.id}/pipelines/${pipeline.id}/jobs`, { token: ROOT_TOKEN })).body;
-    expect(listed.slice(0, 3).map((j: any) => [j.name, j.status]).sort()).to.deep.equal([['build', 'pending'], ['deploy', 'created'], ['test', 'created']]);
+    expect(
+      listed
+        .slice(0, 3)
+        .map((j: any) => [j.name, j.status])
+        .sort(),
+    ).to.deep.equal([
+      ['build', 'pending'],
+      ['deploy', 'created'],
+      ['test', 'created'],
+    ]);
     expect(listed.slice(3).map((j: any) => j.status)).to.deep.equal(['canceled', 'canceled', 'canceled']);
     const missing = await s.post(`/projects/${project.id}/pipelines/424242/cancel`, { token: ROOT_TOKEN });
     expect(missing.status).to.equal(404);

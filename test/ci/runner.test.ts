@@ -226,7 +226,10 @@ test:
     const res = await fetch(`${s.url}/api/v4/projects/${project.id}/jobs/artifacts/master/download?job=pack`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } });
     expect(res.status).to.equal(200);
     fs.writeFileSync(path.join(dir, 'a.zip'), Buffer.from(await res.arrayBuffer()));
-    const listing = execFileSync('python3', ['-c', 'import zipfile,sys;print("\\n".join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))', path.join(dir, 'a.zip')]).toString().trim().split('\n');
+    const listing = execFileSync('python3', ['-c', 'import zipfile,sys;print("\\n".join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))', path.join(dir, 'a.zip')])
+      .toString()
+      .trim()
+      .split('\n');
     expect(listing).to.deep.equal(['link-in.txt', 'out/a.txt', 'out/sub/b.txt', 'report.txt']);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
@@ -238,7 +241,17 @@ test:
     const [job] = await jobs(id);
     // As a crashed process leaves it: running, under a lease that expired.
     await s.db('ci_builds').where({ id: job.id }).update({ status: 'success' });
-    const [clone] = await s.db('ci_builds').insert({ ...(await s.db('ci_builds').where({ id: job.id }).first()), id: undefined, status: 'running', retried: false, runner_owner: 'dead:1:0', lease_until: new Date(Date.now() - 1000).toISOString() }).returning('id');
+    const [clone] = await s
+      .db('ci_builds')
+      .insert({
+        ...(await s.db('ci_builds').where({ id: job.id }).first()),
+        id: undefined,
+        status: 'running',
+        retried: false,
+        runner_owner: 'dead:1:0',
+        lease_until: new Date(Date.now() - 1000).toISOString(),
+      })
+      .returning('id');
     await s.db('ci_builds').where({ id: job.id }).update({ retried: true });
     const cloneId = typeof clone === 'number' ? clone : clone.id;
     for (let i = 0; i < 100; i++) {
@@ -297,7 +310,10 @@ test:
     const id = await push(`flaky:\n  script:\n    - test -f marker-from-retry || { echo first-attempt; exit 3; }\n`);
     expect((await until(id, ['success', 'failed'])).status).to.equal('failed');
     const [job] = await jobs(id);
-    await s.db('ci_builds').where({ id: job.id }).update({ options: JSON.stringify({ script: ['echo second-attempt'] }) });
+    await s
+      .db('ci_builds')
+      .where({ id: job.id })
+      .update({ options: JSON.stringify({ script: ['echo second-attempt'] }) });
     const retried = await s.post(`/projects/${project.id}/jobs/${job.id}/retry`);
     expect(retried.status).to.equal(201);
     expect((await until(id, ['success', 'failed'])).status).to.equal('success');
@@ -305,7 +321,7 @@ test:
     expect(await trace(job.id)).to.include('first-attempt');
   });
 
-  it('unpacks earlier stages\' artifacts (dependencies) into the checkout', async () => {
+  it("unpacks earlier stages' artifacts (dependencies) into the checkout", async () => {
     const ci = `stages: [build, test]
 make:
   stage: build

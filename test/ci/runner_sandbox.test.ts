@@ -31,8 +31,12 @@ describe('CI job sandbox (built-in runner, server as root)', function () {
   before(async function () {
     if (process.getuid?.() !== 0) this.skip();
     s = await bootServer({
-      WHARF_RUNNER: 'shell', WHARF_JOB_POLL_MS: '100', WHARF_RUNNER_UIDS: `${FIRST_UID}-${FIRST_UID + 999}`,
-      WHARF_RUNNER_MAX_PROCESSES: String(MAX_PROCESSES), WHARF_RUNNER_MEMORY_MB: '128', WHARF_RUNNER_TMP_MB: '16',
+      WHARF_RUNNER: 'shell',
+      WHARF_JOB_POLL_MS: '100',
+      WHARF_RUNNER_UIDS: `${FIRST_UID}-${FIRST_UID + 999}`,
+      WHARF_RUNNER_MAX_PROCESSES: String(MAX_PROCESSES),
+      WHARF_RUNNER_MEMORY_MB: '128',
+      WHARF_RUNNER_TMP_MB: '16',
       WHARF_RUNNER_DISK_MB: '200',
     });
     project = await createProject(s, ROOT_TOKEN, { name: 'ci-sandbox' });

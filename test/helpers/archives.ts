@@ -21,7 +21,10 @@ export function tarGz(entries: Entry[]): Buffer {
     const body = e.body === undefined ? Buffer.alloc(0) : Buffer.from(e.body);
     const type = e.type ?? 'File';
     const header = Buffer.alloc(512);
-    new Header({ path: e.name, type, size: type === 'File' ? body.length : 0, mode: type === 'Directory' ? 0o755 : 0o644, mtime: new Date(0), linkpath: e.linkpath }).encode(header, 0);
+    new Header({ path: e.name, type, size: type === 'File' ? body.length : 0, mode: type === 'Directory' ? 0o755 : 0o644, mtime: new Date(0), linkpath: e.linkpath }).encode(
+      header,
+      0,
+    );
     blocks.push(header);
     if (type === 'File' && body.length) {
       blocks.push(body, Buffer.alloc((512 - (body.length % 512)) % 512));
@@ -33,11 +36,13 @@ export function tarGz(entries: Entry[]): Buffer {
 
 /** The files and folders of an unpacked archive folder, as entries (to rebuild it with changes). */
 export function entriesOf(dir: string, prefix = ''): Entry[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e): Entry[] =>
-    e.isDirectory()
-      ? [{ name: `${prefix}${e.name}/`, type: 'Directory' }, ...entriesOf(path.join(dir, e.name), `${prefix}${e.name}/`)]
-      : [{ name: `${prefix}${e.name}`, body: fs.readFileSync(path.join(dir, e.name)) }],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e): Entry[] =>
+      e.isDirectory()
+        ? [{ name: `${prefix}${e.name}/`, type: 'Directory' }, ...entriesOf(path.join(dir, e.name), `${prefix}${e.name}/`)]
+        : [{ name: `${prefix}${e.name}`, body: fs.readFileSync(path.join(dir, e.name)) }],
+    );
 }
 
 /** POST /projects/import as python-gitlab sends it: multipart with `file`, `path`, …. */

@@ -16,7 +16,6 @@ import { createTestDatabase, type TestDatabase } from './test_db.js';
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.js');
 export const CHILD_ROOT_TOKEN = 'child-root-token-0123456789abcdef';
 
-
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-child-'));
 }

@@ -113,7 +113,7 @@ export function gitDiff(bare: string, from: string, to: string): GitFileDiff[] {
   const args = ['-c', 'core.quotePath=true', 'diff', '--no-color', '--no-ext-diff', '--no-indent-heuristic', '-M', '--full-index'];
   const raw = git(bare, [...args, '--raw', '-z', from, to]).split('\0');
   const files: GitFileDiff[] = [];
-  for (let i = 0; i < raw.length - 1; ) {
+  for (let i = 0; i < raw.length - 1;) {
     const [aMode, bMode, , , status] = raw[i].slice(1).split(' ');
     const renamed = status.startsWith('R');
     const oldPath = raw[i + 1];

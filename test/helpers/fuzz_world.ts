@@ -15,7 +15,8 @@ import { transitionBuild } from '../../src/services/ci/build_transitions.js';
 /** A 1×1 PNG, for the avatar parameters. */
 export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-const CI_FILE = 'build:\n  stage: build\n  script: make\ndeploy:\n  stage: deploy\n  script: ./deploy\n  environment:\n    name: production\n    url: https://prod.example.com\nmanual:\n  stage: deploy\n  script: ./ship\n  when: manual\n';
+const CI_FILE =
+  'build:\n  stage: build\n  script: make\ndeploy:\n  stage: deploy\n  script: ./deploy\n  environment:\n    name: production\n    url: https://prod.example.com\nmanual:\n  stage: deploy\n  script: ./ship\n  when: manual\n';
 
 export interface FuzzWorld {
   /**
@@ -46,7 +47,16 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const group = created(await s.post('/groups', { json: { name: 'fuzzgroup', path: 'fuzzgroup', visibility: 'public', request_access_enabled: true } }));
   const project = await createProject(s, ROOT_TOKEN, { name: 'fuzzed', visibility: 'public', request_access_enabled: true });
   const base = `/projects/${project.id}`;
-  const master = await commitFiles(s, project.id, 'master', [{ action: 'create', file_path: 'README.md', content: 'hello\n' }, { action: 'create', file_path: 'lib/a.rb', content: 'a\n' }], { token: ROOT_TOKEN });
+  const master = await commitFiles(
+    s,
+    project.id,
+    'master',
+    [
+      { action: 'create', file_path: 'README.md', content: 'hello\n' },
+      { action: 'create', file_path: 'lib/a.rb', content: 'a\n' },
+    ],
+    { token: ROOT_TOKEN },
+  );
   git(repoDir(s, project.path_with_namespace), ['tag', 'v1', master]);
   await createBranch(s, project.id, 'feature', 'master', ROOT_TOKEN);
   await createBranch(s, project.id, 'ветка', 'master', ROOT_TOKEN); // HOSTILE_STRINGS names it
@@ -116,29 +126,66 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const exportArchive = Buffer.from(await download.arrayBuffer());
 
   const valid: Record<string, string> = {
-    'projects:id': String(project.id), 'groups:id': String(group.id), 'users:id': String(victim.user.id), 'namespaces:id': String(group.id),
-    'todos:id': String(todo.id), 'hooks:id': String(systemHook.id), 'keys:id': String(userKey.id), 'snippets:id': String(personal.id),
-    user_id: String(victim.user.id), 'access_requests:user_id': String(requester.user.id), group_id: String(group.id),
-    issue_iid: String(issue.iid), merge_request_iid: String(mr.iid), iid: String(issue.iid), snippet_id: String(snippet.id),
-    'issues:subscribable_id': String(issue.iid), 'merge_requests:subscribable_id': String(mr.iid),
-    'issues:noteable_id': String(issue.iid), 'merge_requests:noteable_id': String(mr.iid), 'snippets:noteable_id': String(snippet.id), 'commits:noteable_id': master,
-    'issues/notes:note_id': String(issueNote.id), 'merge_requests/notes:note_id': String(mrNote.id), 'snippets/notes:note_id': String(snippetNote.id),
-    'issues/discussions/notes:note_id': issueDiscussion.note, 'merge_requests/discussions/notes:note_id': mrDiscussion.note,
-    'snippets/discussions/notes:note_id': snippetDiscussion.note, 'commits/discussions/notes:note_id': commitDiscussion.note,
-    'issues/discussions:discussion_id': issueDiscussion.id, 'merge_requests/discussions:discussion_id': mrDiscussion.id,
-    'snippets/discussions:discussion_id': snippetDiscussion.id, 'commits/discussions:discussion_id': commitDiscussion.id,
+    'projects:id': String(project.id),
+    'groups:id': String(group.id),
+    'users:id': String(victim.user.id),
+    'namespaces:id': String(group.id),
+    'todos:id': String(todo.id),
+    'hooks:id': String(systemHook.id),
+    'keys:id': String(userKey.id),
+    'snippets:id': String(personal.id),
+    user_id: String(victim.user.id),
+    'access_requests:user_id': String(requester.user.id),
+    group_id: String(group.id),
+    issue_iid: String(issue.iid),
+    merge_request_iid: String(mr.iid),
+    iid: String(issue.iid),
+    snippet_id: String(snippet.id),
+    'issues:subscribable_id': String(issue.iid),
+    'merge_requests:subscribable_id': String(mr.iid),
+    'issues:noteable_id': String(issue.iid),
+    'merge_requests:noteable_id': String(mr.iid),
+    'snippets:noteable_id': String(snippet.id),
+    'commits:noteable_id': master,
+    'issues/notes:note_id': String(issueNote.id),
+    'merge_requests/notes:note_id': String(mrNote.id),
+    'snippets/notes:note_id': String(snippetNote.id),
+    'issues/discussions/notes:note_id': issueDiscussion.note,
+    'merge_requests/discussions/notes:note_id': mrDiscussion.note,
+    'snippets/discussions/notes:note_id': snippetDiscussion.note,
+    'commits/discussions/notes:note_id': commitDiscussion.note,
+    'issues/discussions:discussion_id': issueDiscussion.id,
+    'merge_requests/discussions:discussion_id': mrDiscussion.id,
+    'snippets/discussions:discussion_id': snippetDiscussion.id,
+    'commits/discussions:discussion_id': commitDiscussion.id,
     'issues/award_emoji:award_id': String(await award(`${base}/issues/${issue.iid}/award_emoji`)),
     'merge_requests/award_emoji:award_id': String(await award(`${base}/merge_requests/${mr.iid}/award_emoji`)),
     'snippets/award_emoji:award_id': String(await award(`${base}/snippets/${snippet.id}/award_emoji`)),
     'issues/notes/award_emoji:award_id': String(await award(`${base}/issues/${issue.iid}/notes/${issueNote.id}/award_emoji`)),
     'merge_requests/notes/award_emoji:award_id': String(await award(`${base}/merge_requests/${mr.iid}/notes/${mrNote.id}/award_emoji`)),
     'snippets/notes/award_emoji:award_id': String(await award(`${base}/snippets/${snippet.id}/notes/${snippetNote.id}/award_emoji`)),
-    label_id: String(label.id), milestone_id: String(milestone.id), impersonation_token_id: String(token.id),
-    'projects/badges:badge_id': String(projectBadge.id), 'groups/badges:badge_id': String(groupBadge.id),
-    'user/keys:key_id': String(userKey.id), 'users/keys:key_id': String(otherKey.id), 'deploy_keys:key_id': String(projectDeployKey.id),
-    hook_id: String(hook.id), pipeline_id: String(pipeline.id), job_id: String(jobs.find((j) => j.name === 'manual')!.id),
-    deployment_id: String(deployment.id), domain: encodeURIComponent(domain.domain), key: 'colour', file: 'swagger-ui.css',
-    sha: master, file_path: 'README.md', branch: 'feature', tag_name: 'v1', name: 'release-*', ref_name: 'master', format: 'zip',
+    label_id: String(label.id),
+    milestone_id: String(milestone.id),
+    impersonation_token_id: String(token.id),
+    'projects/badges:badge_id': String(projectBadge.id),
+    'groups/badges:badge_id': String(groupBadge.id),
+    'user/keys:key_id': String(userKey.id),
+    'users/keys:key_id': String(otherKey.id),
+    'deploy_keys:key_id': String(projectDeployKey.id),
+    hook_id: String(hook.id),
+    pipeline_id: String(pipeline.id),
+    job_id: String(jobs.find((j) => j.name === 'manual')!.id),
+    deployment_id: String(deployment.id),
+    domain: encodeURIComponent(domain.domain),
+    key: 'colour',
+    file: 'swagger-ui.css',
+    sha: master,
+    file_path: 'README.md',
+    branch: 'feature',
+    tag_name: 'v1',
+    name: 'release-*',
+    ref_name: 'master',
+    format: 'zip',
   };
   return { valid, userToken: plain.token, freshKeys: freshKeys.map((k) => k.publicKey), exportArchive, victimId: victim.user.id, groupId: group.id };
 }
@@ -146,7 +193,10 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
 /** The valid value of path parameter `name` in `template` (`/projects/{id}/issues/{issue_iid}`), '1' when none is known. */
 export function validValue(valid: Record<string, string>, template: string, name: string): string {
   const at = template.indexOf(`{${name}}`);
-  const segments = template.slice(0, at).split('/').filter((seg) => seg !== '' && !seg.startsWith('{') && seg !== 'repository');
+  const segments = template
+    .slice(0, at)
+    .split('/')
+    .filter((seg) => seg !== '' && !seg.startsWith('{') && seg !== 'repository');
   for (let from = 0; from < segments.length; from++) {
     const value = valid[`${segments.slice(from).join('/')}:${name}`];
     if (value !== undefined) return value;

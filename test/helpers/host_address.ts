@@ -6,7 +6,9 @@ import os from 'node:os';
 
 /** The first non-internal IPv4 interface address, else a non-internal, non-link-local IPv6 one; null when there is none. */
 export function hostInterfaceAddress(): string | null {
-  const all = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []).filter((a) => !a.internal);
+  const all = Object.values(os.networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((a) => !a.internal);
   const v4 = all.find((a) => a.family === 'IPv4');
   if (v4) return v4.address;
   const v6 = all.find((a) => a.family === 'IPv6' && !a.address.toLowerCase().startsWith('fe80:'));

@@ -21,9 +21,14 @@ export function pgBinDir(): string {
   const found = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
   if (found) return path.dirname(fs.realpathSync(found));
   const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const v of versions) if (fs.existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
-  throw new Error('PostgreSQL is not installed (no initdb on the PATH nor under /usr/lib/postgresql): `make test` installs Debian\'s postgresql');
+  throw new Error("PostgreSQL is not installed (no initdb on the PATH nor under /usr/lib/postgresql): `make test` installs Debian's postgresql");
 }
 
 /** uid/gid of the user the cluster runs as: ourselves, unless we are root. */
@@ -37,7 +42,6 @@ function clusterOwner(): { uid: number; gid: number } | undefined {
   }
   throw new Error('running as root and neither the postgres nor the nobody user exists to own the test cluster');
 }
-
 
 export async function startPgCluster(): Promise<PgCluster> {
   const bin = pgBinDir();

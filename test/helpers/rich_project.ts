@@ -36,16 +36,22 @@ export async function makeRichProject(s: TestServer, token: string, name: string
   const m2 = await ok(await s.post(`${base}/milestones`, { token, json: { title: 'v2' } }));
   await ok(await s.put(`${base}/milestones/${m2.id}`, { token, json: { state_event: 'close' } }), 200);
   await ok(await s.post(`${base}/members`, { token, json: { user_id: member.user.id, access_level: 30 } }));
-  const i1 = await ok(await s.post(`${base}/issues`, { token, json: { title: 'first issue', description: 'it breaks', labels: 'bug', milestone_id: m1.id, assignee_ids: [member.user.id] } }));
+  const i1 = await ok(
+    await s.post(`${base}/issues`, { token, json: { title: 'first issue', description: 'it breaks', labels: 'bug', milestone_id: m1.id, assignee_ids: [member.user.id] } }),
+  );
   const n1 = await ok(await s.post(`${base}/issues/${i1.iid}/notes`, { token, json: { body: 'a first note' } }));
   await ok(await s.post(`${base}/issues/${i1.iid}/award_emoji`, { token, json: { name: 'rocket' } }));
   await ok(await s.post(`${base}/issues/${i1.iid}/notes/${n1.id}/award_emoji`, { token, json: { name: 'smile' } }));
   const i2 = await ok(await s.post(`${base}/issues`, { token, json: { title: 'second issue', confidential: true } }));
   await ok(await s.put(`${base}/issues/${i2.iid}`, { token, json: { state_event: 'close' } }), 200);
-  const mr = await ok(await s.post(`${base}/merge_requests`, { token, json: { title: 'add b', source_branch: 'feature', target_branch: 'master', labels: 'feature', milestone_id: m1.id } }));
+  const mr = await ok(
+    await s.post(`${base}/merge_requests`, { token, json: { title: 'add b', source_branch: 'feature', target_branch: 'master', labels: 'feature', milestone_id: m1.id } }),
+  );
   await ok(await s.post(`${base}/merge_requests/${mr.iid}/notes`, { token, json: { body: 'looks good' } }));
   await ok(await s.post(`${base}/merge_requests/${mr.iid}/award_emoji`, { token, json: { name: 'tada' } }));
-  const snippet = await ok(await s.post(`${base}/snippets`, { token, json: { title: 'a snippet', file_name: 'hello.sh', code: 'echo hello\n', visibility: 'private', description: 'says hello' } }));
+  const snippet = await ok(
+    await s.post(`${base}/snippets`, { token, json: { title: 'a snippet', file_name: 'hello.sh', code: 'echo hello\n', visibility: 'private', description: 'says hello' } }),
+  );
   await ok(await s.post(`${base}/snippets/${snippet.id}/notes`, { token, json: { body: 'nice snippet' } }));
   await ok(await s.post(`${base}/snippets/${snippet.id}/award_emoji`, { token, json: { name: 'heart' } }));
   await ok(await s.post(`${base}/protected_branches`, { token, json: { name: 'release-*', push_access_level: 30 } }));

@@ -30,8 +30,7 @@ function normalise(node: unknown): unknown {
     if (k === 'type') {
       // GitLab's validator let anything, null included, pass its unknown "date" type
       // (e.g. a never-signed-in user's last_sign_in_at).
-      const fix = (t: unknown): unknown[] =>
-        typeof t !== 'string' ? [t] : STANDARD_TYPES.has(t.trim()) ? [t.trim()] : t.trim() === 'date' ? ['string', 'null'] : ['string'];
+      const fix = (t: unknown): unknown[] => (typeof t !== 'string' ? [t] : STANDARD_TYPES.has(t.trim()) ? [t.trim()] : t.trim() === 'date' ? ['string', 'null'] : ['string']);
       const types = [...new Set((Array.isArray(v) ? v : [v]).flatMap(fix))];
       out.type = types.length === 1 ? types[0] : types;
     } else if (k === 'properties' && v && typeof v === 'object' && '$ref' in (v as object)) {

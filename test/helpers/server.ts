@@ -119,7 +119,6 @@ export class TestServer {
   }
 }
 
-
 /**
  * A fresh server: its own temp folder, database and repositories; root's token is ROOT_TOKEN.
  * An explicit WHARF_DB (a database shared with another process) is used as it is and kept.

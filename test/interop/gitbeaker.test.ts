@@ -119,9 +119,7 @@ describe('interop: @gitbeaker/rest 43', function () {
     const small = await explain('Projects.all({ perPage: 7 })', () => api.Projects.all({ perPage: 7 }));
     expect(small.map((p) => p.id)).to.deep.equal(ids);
 
-    const expanded = await explain('Projects.all({ perPage: 10, showExpanded: true })', () =>
-      api.Projects.all({ perPage: 10, showExpanded: true, pagination: 'offset' }),
-    );
+    const expanded = await explain('Projects.all({ perPage: 10, showExpanded: true })', () => api.Projects.all({ perPage: 10, showExpanded: true, pagination: 'offset' }));
     expect(expanded.data).to.have.length(total);
     // paginationInfo comes from the headers of the last page fetched.
     expect(expanded.paginationInfo).to.deep.include({ total, perPage: 10, totalPages: Math.ceil(total / 10), current: 5, next: null, previous: 4 });

@@ -19,7 +19,9 @@ describe('interop: python-gitlab 3.12 export and import', function () {
   it('runs export_import.py: project.exports with download(), gl.projects.import_project, project.imports', async () => {
     // Asynchronous: the server answers from this same process.
     const run = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn('/usr/bin/python3', [SCRIPT], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN } });
+      const child = spawn('/usr/bin/python3', [SCRIPT], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1', WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN },
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -57,7 +57,10 @@ describe('interop: python-gitlab 3.12', function () {
   // Every script in test/interop/python/ runs, each against the same server; a script
   // names its own resources so that they do not collide. Modules named `_*.py` (the shared
   // preamble, _wharf.py) are imported by the scripts, not run.
-  for (const script of fs.readdirSync(SCRIPTS).filter((f) => f.endsWith('.py') && !f.startsWith('_')).sort()) {
+  for (const script of fs
+    .readdirSync(SCRIPTS)
+    .filter((f) => f.endsWith('.py') && !f.startsWith('_'))
+    .sort()) {
     it(`runs ${script}`, async () => {
       // process_metrics lists the processes that run jobs, which this test server does not:
       // a second Wharf process on the same database runs them while sidekiq.py looks.
@@ -72,8 +75,7 @@ describe('interop: python-gitlab 3.12', function () {
 
   async function expectScriptPasses(script: string, timeoutMs: number): Promise<void> {
     const run = await runScript(script, { WHARF_URL: s.url, WHARF_TOKEN: ROOT_TOKEN }, timeoutMs);
-    const report =
-      `${script} exited with ${run.code ?? run.signal}\n` + `--- stdout ---\n${run.stdout}` + `--- stderr ---\n${run.stderr}`;
+    const report = `${script} exited with ${run.code ?? run.signal}\n` + `--- stdout ---\n${run.stdout}` + `--- stderr ---\n${run.stderr}`;
     if (process.env.WHARF_INTEROP_VERBOSE) console.log(report);
     expect(run.code, report).to.equal(0);
   }

@@ -131,7 +131,10 @@ describe('interop: Renovate 39 (GitLab platform)', function () {
     const project = await createProject(s, owner.token, { name: 'app', visibility: 'private' });
     projectId = project.id;
     fullPath = project.path_with_namespace;
-    await addProjectMembers(s, projectId, [[bot, DEVELOPER], [reviewer, DEVELOPER]]);
+    await addProjectMembers(s, projectId, [
+      [bot, DEVELOPER],
+      [reviewer, DEVELOPER],
+    ]);
     const pkg = { name: 'app', version: '1.0.0', private: true, dependencies: { 'left-pad': '1.0.0' } };
     await commitFiles(s, projectId, 'master', [{ action: 'create', file_path: 'package.json', content: JSON.stringify(pkg, null, 2) + '\n' }], {
       message: 'Initial',
@@ -229,14 +232,20 @@ describe('interop: Renovate 39 (GitLab platform)', function () {
     expect(run.code, problems(run) || run.log.slice(-3000)).to.equal(0);
     expectNoRefusal(run);
     const mrs = await mergeRequests();
-    expect(mrs.map((m) => m.source_branch), problems(run)).to.deep.equal(['renovate/configure']);
+    expect(
+      mrs.map((m) => m.source_branch),
+      problems(run),
+    ).to.deep.equal(['renovate/configure']);
     const [mr] = mrs;
     expect(mr).to.include({ state: 'opened', target_branch: 'master', title: 'Configure Renovate' });
     expect(mr.author.username).to.equal('renovate-bot');
     const file = await s.get(`/projects/${projectId}/repository/files/renovate.json`, { token: owner.token, query: { ref: 'renovate/configure' } });
     expect(file.status).to.equal(200);
     expect(JSON.parse(Buffer.from(file.body.content, 'base64').toString('utf8'))).to.deep.include({ assignees: ['reviewer'], labels: ['dependencies'] });
-    expect(registry.hits.some((h) => h.startsWith('/left-pad')), 'the onboarding lists the update to come').to.equal(true);
+    expect(
+      registry.hits.some((h) => h.startsWith('/left-pad')),
+      'the onboarding lists the update to come',
+    ).to.equal(true);
     // Renovate asked in later GitLab's spelling, and had its answers.
     const encoded = encodeURIComponent(fullPath);
     expect(run.calls).to.include(`GET /api/v4/projects/${encoded}/merge_requests?per_page=100&scope=created_by_me`);

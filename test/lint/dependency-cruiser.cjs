@@ -58,8 +58,7 @@ module.exports = {
     },
     {
       name: 'services-use-finders-policy-store-git',
-      comment:
-        'services/ change state and raise domain errors (store/domain_errors.ts): never http/ (ApiError), entities/ or api/.',
+      comment: 'services/ change state and raise domain errors (store/domain_errors.ts): never http/ (ApiError), entities/ or api/.',
       severity: 'error',
       from: { path: under('services') },
       to: { path: '^src/', pathNot: [under('services', 'finders', 'policy', 'store', 'git'), WIRING] },
@@ -75,9 +74,7 @@ module.exports = {
     },
     {
       name: 'entities-do-not-query',
-      comment:
-        'entities/ never hold the database handle (store/db.ts) nor store/ code that writes (iids, cache epochs): ' +
-        'loading belongs in finders/.',
+      comment: 'entities/ never hold the database handle (store/db.ts) nor store/ code that writes (iids, cache epochs): ' + 'loading belongs in finders/.',
       severity: 'error',
       from: { path: under('entities') },
       to: { path: file('store/db', 'store/iids', 'store/cache_epochs') },

@@ -57,7 +57,11 @@ describe('Landed migrations', function () {
   });
 
   it('are as they landed', function () {
-    const files = fs.readdirSync(path.join(ROOT, DIR)).filter((f) => f.endsWith('.ts')).sort().map((f) => `${DIR}/${f}`);
+    const files = fs
+      .readdirSync(path.join(ROOT, DIR))
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
+      .map((f) => `${DIR}/${f}`);
     expect(files.length).to.be.greaterThan(EDITED_BEFORE_THIS_CHECK.size);
     const changed: string[] = [];
     let compared = 0;

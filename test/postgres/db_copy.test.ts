@@ -96,7 +96,10 @@ describe('db:copy: a SQLite store copied into PostgreSQL answers the same', func
     await commitFiles(s, app.id, 'master', [{ action: 'create', file_path: 'README.md', content: '# App\n' }], { token: alice.token, message: 'first' });
     await commitFiles(s, app.id, 'master', [{ action: 'create', file_path: 'src/main.c', content: 'int main() { return 0; }\n' }], { token: alice.token, message: 'code' });
     await createBranch(s, app.id, 'feature', 'master', bob.token);
-    await commitFiles(s, app.id, 'feature', [{ action: 'update', file_path: 'README.md', content: '# App\nfixes #1\n' }], { token: bob.token, message: 'Fix the crash, closes #1' });
+    await commitFiles(s, app.id, 'feature', [{ action: 'update', file_path: 'README.md', content: '# App\nfixes #1\n' }], {
+      token: bob.token,
+      message: 'Fix the crash, closes #1',
+    });
     await createBranch(s, app.id, 'topic', 'master', bob.token);
     await commitFiles(s, app.id, 'topic', [{ action: 'create', file_path: 'topic.txt', content: 'topic\n' }], { token: bob.token, message: 'topic work' });
     ok(await s.post(`/projects/${app.id}/protected_branches`, { token: alice.token, json: { name: 'release-*', push_access_level: 40 } }));
@@ -105,7 +108,11 @@ describe('db:copy: a SQLite store copied into PostgreSQL answers the same', func
     ids.fork = fork.id;
 
     // Labels, milestones, issues (labels, assignees, confidential, mentions), notes, awards.
-    for (const [name, color] of [['bug', '#ff0000'], ['Feature', '#00ff00'], ['docs', '#0000ff']]) {
+    for (const [name, color] of [
+      ['bug', '#ff0000'],
+      ['Feature', '#00ff00'],
+      ['docs', '#0000ff'],
+    ]) {
       ok(await s.post(`/projects/${app.id}/labels`, { token: alice.token, json: { name, color } }));
     }
     const v1 = ok(await s.post(`/projects/${app.id}/milestones`, { token: alice.token, json: { title: 'v1', due_date: '2030-01-01' } }));
@@ -113,11 +120,24 @@ describe('db:copy: a SQLite store copied into PostgreSQL answers the same', func
     const crash = ok(
       await s.post(`/projects/${app.id}/issues`, {
         token: alice.token,
-        json: { title: 'Crash on start', description: 'It crashes, @bob please look', labels: 'bug,Feature', assignee_ids: [bob.user.id], milestone_id: v1.id, due_date: '2030-02-01' },
+        json: {
+          title: 'Crash on start',
+          description: 'It crashes, @bob please look',
+          labels: 'bug,Feature',
+          assignee_ids: [bob.user.id],
+          milestone_id: v1.id,
+          due_date: '2030-02-01',
+        },
       }),
     );
     ok(await s.post(`/projects/${app.id}/issues`, { token: bob.token, json: { title: 'Secret hole', confidential: true, labels: 'bug' } }));
-    for (let i = 0; i < 23; i++) ok(await s.post(`/projects/${app.id}/issues`, { token: i % 2 ? bob.token : alice.token, json: { title: `Issue ${i} ${i % 3 ? 'parser' : 'LOGIN'} trouble`, labels: i % 4 ? '' : 'docs' } }));
+    for (let i = 0; i < 23; i++)
+      ok(
+        await s.post(`/projects/${app.id}/issues`, {
+          token: i % 2 ? bob.token : alice.token,
+          json: { title: `Issue ${i} ${i % 3 ? 'parser' : 'LOGIN'} trouble`, labels: i % 4 ? '' : 'docs' },
+        }),
+      );
     ok(await s.post(`/projects/${app.id}/issues/${crash.iid}/notes`, { token: bob.token, json: { body: 'Looking into it, @alice' } }));
     ok(await s.post(`/projects/${app.id}/issues/${crash.iid}/award_emoji`, { token: bob.token, json: { name: 'thumbsup' } }));
     ok(await s.put(`/projects/${app.id}/issues/3`, { token: alice.token, json: { state_event: 'close' } }), 200);
@@ -256,7 +276,9 @@ describe('db:copy: a SQLite store copied into PostgreSQL answers the same', func
 
   it('answers a clear usage error for missing arguments or a missing source', async () => {
     const usage = await new Promise<Run>((resolve) =>
-      execFile(process.execPath, [path.join(DIST, 'src/db_copy.js'), '--from', sqliteFile], (err, stdout, stderr) => resolve({ code: (err as { code?: number } | null)?.code ?? 0, stdout, stderr })),
+      execFile(process.execPath, [path.join(DIST, 'src/db_copy.js'), '--from', sqliteFile], (err, stdout, stderr) =>
+        resolve({ code: (err as { code?: number } | null)?.code ?? 0, stdout, stderr }),
+      ),
     );
     expect([usage.code, usage.stderr]).to.deep.equal([2, 'usage: npm run db:copy -- --from <sqlite file> --to <postgres:// URL>\n']);
     const none = await dbCopy(path.join(dir, 'nothing.sqlite3'), target.target);

@@ -37,7 +37,16 @@ class Wharf {
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
     this.child = spawn(process.execPath, [path.join(DIST, 'src/main.js')], {
-      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', WHARF_SSH_PORT: '0', WHARF_LOG_LEVEL: 'warn', WHARF_ROOT_TOKEN: ROOT_TOKEN, WHARF_EXTERNAL_URL: EXTERNAL_URL, ...env },
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        WHARF_SSH_PORT: '0',
+        WHARF_LOG_LEVEL: 'warn',
+        WHARF_ROOT_TOKEN: ROOT_TOKEN,
+        WHARF_EXTERNAL_URL: EXTERNAL_URL,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.on('data', (d) => (this.log += d));
@@ -47,7 +56,10 @@ class Wharf {
   async ready(): Promise<void> {
     for (let i = 0; i < 300; i++) {
       if (this.child.exitCode !== null) throw new Error(`Wharf exited with ${this.child.exitCode}:\n${this.log}`);
-      const ok = await fetch(`${this.url}/-/readiness`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.url}/-/readiness`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -196,7 +208,9 @@ describe('Two Wharf processes on one PostgreSQL database', function () {
     const p = ok(await a.post('/projects', { name: 'Commits' }));
     ok(await a.post(`/projects/${p.id}/repository/files/base.txt`, { branch: 'master', content: 'base\n', commit_message: 'base' }));
     const replies = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).post(`/projects/${p.id}/repository/files/f${i}.txt`, { branch: 'master', content: `${i}\n`, commit_message: `file ${i}` })),
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 2 ? a : b).post(`/projects/${p.id}/repository/files/f${i}.txt`, { branch: 'master', content: `${i}\n`, commit_message: `file ${i}` }),
+      ),
     );
     // A write whose branch moved meanwhile is refused whole (400), never half-made.
     for (const r of replies) expect([201, 400], r.text).to.include(r.status);

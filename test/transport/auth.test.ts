@@ -32,7 +32,13 @@ describe('git smart HTTP: authentication and permissions', function () {
       const r = await s.post('/projects', { json: { name: `${visibility}-proj`, visibility }, token: owner.token });
       projects[visibility] = { id: r.body.id, path: r.body.path_with_namespace };
       await gitOk(['push', '-q', repoUrl(s, r.body.path_with_namespace, owner.token), 'master:master', 'master:open'], { cwd: work });
-      const levels: [string, number][] = [['guest', GUEST], ['reporter', REPORTER], ['developer', DEVELOPER], ['master', MASTER], ['reader', DEVELOPER]];
+      const levels: [string, number][] = [
+        ['guest', GUEST],
+        ['reporter', REPORTER],
+        ['developer', DEVELOPER],
+        ['master', MASTER],
+        ['reader', DEVELOPER],
+      ];
       for (const [name, level] of levels) {
         await insertMember(s.db, { sourceType: 'project', sourceId: r.body.id, userId: accounts[name].user.id, accessLevel: level });
       }
@@ -144,7 +150,10 @@ describe('git smart HTTP: authentication and permissions', function () {
 
   it('accepts the account password with the username or email', async () => {
     const pat = await s.createUser('patricia');
-    await s.db('users').where({ id: pat.user.id }).update({ password_digest: await hashPassword('s3cret-pass') });
+    await s
+      .db('users')
+      .where({ id: pat.user.id })
+      .update({ password_digest: await hashPassword('s3cret-pass') });
     expect((await infoRefs(projects.internal.path, { service: 'git-upload-pack', auth: 'patricia:s3cret-pass' })).status).to.equal(200);
     expect((await infoRefs(projects.internal.path, { service: 'git-upload-pack', auth: 'patricia@example.com:s3cret-pass' })).status).to.equal(200);
     expectDenied(await infoRefs(projects.internal.path, { service: 'git-upload-pack', auth: 'patricia:wrong' }));

@@ -203,10 +203,7 @@ describe('Crash safety: SIGKILL during repository work, then a restart', functio
           expect(r.status, r.text).to.equal(200);
         }
       };
-      const load = [
-        ...projects.flatMap((p) => [writer(p.id, true), writer(p.id, false), writer(p.id, false)]),
-        renamer(projects[0].id),
-      ];
+      const load = [...projects.flatMap((p) => [writer(p.id, true), writer(p.id, false), writer(p.id, false)]), renamer(projects[0].id)];
       await until('some writes', () => answered >= 20 + round * 7, 60_000);
       await sleep(round * 11);
       await server.kill();

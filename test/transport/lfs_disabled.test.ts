@@ -37,11 +37,17 @@ describe('Git LFS while it is off on this server', function () {
       ['PUT', `/gitlab-lfs/objects/${oid}/12`],
     ];
     for (const [method, path] of calls) {
-      const r = await fetch(base + path, { method, headers: { Accept: 'application/vnd.git-lfs+json', 'Content-Type': 'application/vnd.git-lfs+json' }, body: method === 'GET' ? undefined : '{}' });
+      const r = await fetch(base + path, {
+        method,
+        headers: { Accept: 'application/vnd.git-lfs+json', 'Content-Type': 'application/vnd.git-lfs+json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
       expect(r.status, `${method} ${path}`).to.equal(501);
       expect(await r.json()).to.deep.equal({ message: 'Git LFS is not enabled on this GitLab server, contact your admin.', documentation_url: `${s.url}/help` });
     }
     // git itself is untouched.
-    expect((await fetch(`${base}/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${Buffer.from(`root:${ROOT_TOKEN}`).toString('base64')}` } })).status).to.equal(200);
+    expect(
+      (await fetch(`${base}/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${Buffer.from(`root:${ROOT_TOKEN}`).toString('base64')}` } })).status,
+    ).to.equal(200);
   });
 });

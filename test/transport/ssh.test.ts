@@ -64,7 +64,10 @@ describe('git over SSH', function () {
     other = await project('other', 'private');
     await insertMember(s.db, { sourceType: 'project', sourceId: app.id, userId: dev.user.id, accessLevel: DEVELOPER });
     [readOnly, writer] = await Promise.all([makeKey('ed25519', 'ro@ci'), makeKey('ecdsa', 'rw@ci')]);
-    for (const [key, canPush] of [[readOnly, false], [writer, true]] as const) {
+    for (const [key, canPush] of [
+      [readOnly, false],
+      [writer, true],
+    ] as const) {
       const r = await s.post(`/projects/${app.id}/deploy_keys`, { token: owner.token, json: { title: 'ci', key: key.publicKey, can_push: canPush } });
       expect(r.status, r.text).to.equal(201);
     }
@@ -243,7 +246,7 @@ describe('git over SSH', function () {
     });
 
     it('can_push is per project: the same key is read-only where it was enabled without it', async () => {
-      const enabled = await s.post(`/projects/${other.id}/deploy_keys/${(await keyId(writer))}/enable`, { token: owner.token });
+      const enabled = await s.post(`/projects/${other.id}/deploy_keys/${await keyId(writer)}/enable`, { token: owner.token });
       expect(enabled.status).to.equal(201);
       const work = await workRepo();
       const push = await c.git(['push', other.ssh, 'master'], writer.file, { cwd: work });

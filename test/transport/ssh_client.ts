@@ -24,13 +24,20 @@ export function sshClient(s: TestServer): SshClient {
   const pub = fs.readFileSync(`${s.deps.config.sshHostKey}.pub`, 'utf8').trim();
   fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${pub}\n`);
   const options = (key: string | null) => [
-    '-F', '/dev/null',
-    '-o', `UserKnownHostsFile=${knownHosts}`,
-    '-o', 'StrictHostKeyChecking=yes',
-    '-o', 'BatchMode=yes',
-    '-o', 'IdentitiesOnly=yes',
-    '-o', 'IdentityAgent=none',
-    '-o', 'LogLevel=ERROR',
+    '-F',
+    '/dev/null',
+    '-o',
+    `UserKnownHostsFile=${knownHosts}`,
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'IdentityAgent=none',
+    '-o',
+    'LogLevel=ERROR',
     ...(key ? ['-i', key] : ['-o', 'IdentityFile=/dev/null']),
   ];
   return {

@@ -42,7 +42,9 @@ deploy:
 `);
     expect(config.stages).to.deep.equal(['build', 'test', 'deploy']);
     expect(config.jobs.map((j) => [j.name, j.stage, j.stageIdx])).to.deep.equal([
-      ['build', 'build', 0], ['test', 'test', 1], ['deploy', 'deploy', 2],
+      ['build', 'build', 0],
+      ['test', 'test', 1],
+      ['deploy', 'deploy', 2],
     ]);
     const [build, test, deploy] = config.jobs;
     expect(build.tags).to.deep.equal(['shell']);

@@ -17,7 +17,7 @@ const C_FILE = `#include <stdio.h>\n\nint add(int a, int b)\n{\n${lines(12, (i) 
 
 // A deterministic pseudo-random generator so the "random edits" case is the same every run.
 function rng(seed: number) {
-  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 describe('git diff engine (unit)', () => {
@@ -43,8 +43,14 @@ describe('git diff engine (unit)', () => {
       .write('script.sh', '#!/bin/sh\necho hi\n', 0o755)
       .write('main.c', C_FILE)
       .write('big.txt', big)
-      .write('move-me.txt', lines(30, (i) => `movable ${i}`))
-      .write('edit-and-move.txt', lines(30, (i) => `renamed content ${i}`))
+      .write(
+        'move-me.txt',
+        lines(30, (i) => `movable ${i}`),
+      )
+      .write(
+        'edit-and-move.txt',
+        lines(30, (i) => `renamed content ${i}`),
+      )
       .write('doomed.txt', 'bye\n')
       .write('typechange', 'plain file\n')
       .symlink('link', 'README.md');
@@ -57,10 +63,19 @@ describe('git diff engine (unit)', () => {
       .write('bin.dat', Buffer.from([0, 1, 2, 4, 255, 0, 10]))
       .write('empty.txt', 'now has content\n')
       .write('main.c', C_FILE.replace('  int x5 = 5;', '  int x5 = 50;').replace('  int y10 = 10;', '  int y10 = 100;\n  int extra = 1;'))
-      .write('big.txt', big.split('\n').map((l, i) => (i % 50 === 10 ? `${l} changed` : l)).join('\n'))
+      .write(
+        'big.txt',
+        big
+          .split('\n')
+          .map((l, i) => (i % 50 === 10 ? `${l} changed` : l))
+          .join('\n'),
+      )
       .move('move-me.txt', 'moved/here.txt')
       .move('edit-and-move.txt', 'z-renamed.txt')
-      .write('z-renamed.txt', lines(30, (i) => (i === 3 ? 'a changed line' : `renamed content ${i}`)))
+      .write(
+        'z-renamed.txt',
+        lines(30, (i) => (i === 3 ? 'a changed line' : `renamed content ${i}`)),
+      )
       .remove('doomed.txt')
       .write('ünïcode name.txt', 'unicode\n')
       .write('new-empty', '');
@@ -70,13 +85,19 @@ describe('git diff engine (unit)', () => {
     work
       .symlink('typechange', 'README.md')
       .write('slider.txt', 'a\n{\n  x\n}\n')
-      .write('random.txt', lines(300, () => `r${Math.floor(rand() * 8)}`))
+      .write(
+        'random.txt',
+        lines(300, () => `r${Math.floor(rand() * 8)}`),
+      )
       .write('script.sh', '#!/bin/sh\necho hi\n', 0o644);
     commits.push(work.commit('type change, slider seed'));
 
     work
       .write('slider.txt', 'a\n{\n  x\n}\n{\n  x\n}\n')
-      .write('random.txt', lines(300, () => `r${Math.floor(rand() * 8)}`))
+      .write(
+        'random.txt',
+        lines(300, () => `r${Math.floor(rand() * 8)}`),
+      )
       .remove('link')
       .remove('a');
     commits.push(work.commit('slider, random rewrite, deletes'));
@@ -97,9 +118,10 @@ describe('git diff engine (unit)', () => {
       const expected = gitDiff(bare, from, commits[k]);
       const changes = await commitChanges(bare, commits[k]);
       const got = await Promise.all(changes.map((c) => patchFor(bare, c)));
-      expect(got.map((d) => [d.old_path, d.new_path, d.a_mode, d.b_mode]), `paths of commit ${k}`).to.deep.equal(
-        expected.map((e) => [e.old_path, e.new_path, e.a_mode, e.b_mode]),
-      );
+      expect(
+        got.map((d) => [d.old_path, d.new_path, d.a_mode, d.b_mode]),
+        `paths of commit ${k}`,
+      ).to.deep.equal(expected.map((e) => [e.old_path, e.new_path, e.a_mode, e.b_mode]));
       got.forEach((d, i) => {
         // Known divergence: a heavy rewrite of repetitive lines has many equally short edit
         // scripts; Myers and xdiff's split heuristics may pick different ones (same counts).
@@ -151,7 +173,10 @@ describe('git diff engine (unit)', () => {
 
   it('empties a patch of 100 KB or more (too_large), keeping its paths', async () => {
     const w = new WorkTree(bare);
-    w.write('huge.txt', lines(Math.ceil(SIZE_LIMIT / 20) + 10, (i) => `a fairly long line ${i}`));
+    w.write(
+      'huge.txt',
+      lines(Math.ceil(SIZE_LIMIT / 20) + 10, (i) => `a fairly long line ${i}`),
+    );
     const id = w.commit('huge');
     w.push('master');
     w.close();
@@ -166,7 +191,11 @@ describe('git diff engine (unit)', () => {
     const w = new WorkTree(bare);
     for (let i = 0; i < 120; i++) w.write(`many/f${String(i).padStart(3, '0')}.txt`, `file ${i}\n`);
     const many = w.commit('many files');
-    for (let i = 0; i < 3; i++) w.write(`long/l${i}.txt`, lines(2000, (j) => `${i}-${j}`));
+    for (let i = 0; i < 3; i++)
+      w.write(
+        `long/l${i}.txt`,
+        lines(2000, (j) => `${i}-${j}`),
+      );
     const long = w.commit('long files');
     w.push('master');
     w.close();

@@ -10,7 +10,9 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
     cwd,
     env: { ...process.env, GIT_AUTHOR_NAME: 'A U Thor', GIT_AUTHOR_EMAIL: 'author@example.com', GIT_COMMITTER_NAME: 'C O Mitter', GIT_COMMITTER_EMAIL: 'c@example.com' },
-  }).toString().trim();
+  })
+    .toString()
+    .trim();
 }
 
 describe('git/RepoReader', () => {
@@ -65,7 +67,9 @@ describe('git/RepoReader', () => {
       ['blob', 'README.md', '100644'],
       ['blob', 'run.sh', '100755'],
     ]);
-    const lsTree = git(bare, 'ls-tree', second).split('\n').map((l) => l.split(/\s+/)[2]);
+    const lsTree = git(bare, 'ls-tree', second)
+      .split('\n')
+      .map((l) => l.split(/\s+/)[2]);
     expect(entries.map((e) => e.id).sort()).to.deep.equal(lsTree.sort());
     const recursive = (await reader.tree(second, '', true))!;
     // GitLab's recursive order: every directory (as `git ls-tree -r -t`), then every file.

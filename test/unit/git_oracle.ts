@@ -92,7 +92,10 @@ export interface PackEntry {
 /** The entries of a pack file, read from `git show-index` and the pack's own headers. */
 export function packEntries(packPath: string): PackEntry[] {
   const idx = packPath.replace(/\.pack$/, '.idx');
-  const lines = execFileSync('git', ['show-index'], { input: fs.readFileSync(idx), env: GIT_ENV }).toString().trim().split('\n');
+  const lines = execFileSync('git', ['show-index'], { input: fs.readFileSync(idx), env: GIT_ENV })
+    .toString()
+    .trim()
+    .split('\n');
   const pack = fs.readFileSync(packPath);
   const entries = lines.map((l) => {
     const [offset, oid] = l.split(' ');

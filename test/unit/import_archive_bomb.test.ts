@@ -27,7 +27,11 @@ describe('import archive: bombs by size (the archive, project.json)', () => {
 
   it('stops at the byte bound before writing the entry that passes it', async () => {
     const zeros = Buffer.alloc(3 * 1024 * 1024);
-    const archive = tarGz([{ name: 'VERSION', body: '0.2.3' }, { name: 'a.bin', body: zeros }, { name: 'b.bin', body: zeros }]);
+    const archive = tarGz([
+      { name: 'VERSION', body: '0.2.3' },
+      { name: 'a.bin', body: zeros },
+      { name: 'b.bin', body: zeros },
+    ]);
     expect(archive.length).to.be.below(64 * 1024); // 6 MB of content in a few KB
     const file = path.join(dir, 'bomb.tar.gz');
     fs.writeFileSync(file, archive);
@@ -61,7 +65,7 @@ describe('import archive: bombs by size (the archive, project.json)', () => {
     expect(fs.existsSync(into)).to.equal(false);
   });
 
-  it('refuses a project.json over its bound before reading it (the server\'s bound is 200 MB)', async () => {
+  it("refuses a project.json over its bound before reading it (the server's bound is 200 MB)", async () => {
     fs.writeFileSync(path.join(dir, 'project.json'), `{"description":"${'x'.repeat(2 * 1024 * 1024)}"}`);
     let message = '';
     try {

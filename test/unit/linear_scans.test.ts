@@ -59,7 +59,12 @@ describe('maskInline', () => {
 describe('ruleMatches (protected-branch wildcards)', () => {
   /** The regex it replaces: each `*` a lazy `.*?`, the rest literal, anchored. */
   const byRegex = (rule: string, branch: string) =>
-    new RegExp(`^${rule.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`).test(branch);
+    new RegExp(
+      `^${rule
+        .split('*')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*?')}$`,
+    ).test(branch);
 
   it('agrees with the wildcard regex on every rule up to 6 and name up to 5 characters', () => {
     const names = [...strings(['a', 'b'], 5)];

@@ -180,8 +180,18 @@ describe("GitLab's issue closing pattern (src/services/merge_requests/closing_is
   it('finds the references of closing statements, with every verb form GitLab accepts', () => {
     expect(refs('Closes #1')).to.deep.equal(['/#1']);
     expect(refs('closed #2, fixes #3 and resolves #4')).to.deep.equal(['/#2', '/#3', '/#4']);
-    expect(refs('Fix #5. Fixed #6; Fixing #7 Resolving #8 Resolved #9 Implement #10 implements #11 Implemented #12 implementing #13 closing #14'))
-      .to.deep.equal(['/#5', '/#6', '/#7', '/#8', '/#9', '/#10', '/#11', '/#12', '/#13', '/#14']);
+    expect(refs('Fix #5. Fixed #6; Fixing #7 Resolving #8 Resolved #9 Implement #10 implements #11 Implemented #12 implementing #13 closing #14')).to.deep.equal([
+      '/#5',
+      '/#6',
+      '/#7',
+      '/#8',
+      '/#9',
+      '/#10',
+      '/#11',
+      '/#12',
+      '/#13',
+      '/#14',
+    ]);
     expect(refs('Closes #1, #2 and #3, and #4')).to.deep.equal(['/#1', '/#2', '/#3', '/#4']);
     expect(refs('Closes: #20')).to.deep.equal(['/#20']);
     expect(refs('Fixes issue #21 and issues #22')).to.deep.equal(['/#21', '/#22']);

@@ -78,7 +78,13 @@ function buildHistory(gitdir: string, seed: number, steps: number, skew: boolean
     byMark.set(Number(m.slice(1)), oid);
   }
   const commits = [...byMark.keys()].sort((a, b) => a - b).map((m) => byMark.get(m)!);
-  return { gitdir, commits, tips: branches.map((m) => byMark.get(m)!), crissCross: crissMarks.map(([a, b]) => [byMark.get(a)!, byMark.get(b)!]), roots: rootMarks.map((m) => byMark.get(m)!) };
+  return {
+    gitdir,
+    commits,
+    tips: branches.map((m) => byMark.get(m)!),
+    crissCross: crissMarks.map(([a, b]) => [byMark.get(a)!, byMark.get(b)!]),
+    roots: rootMarks.map((m) => byMark.get(m)!),
+  };
 }
 
 function gitBases(gitdir: string, a: string, b: string): { all: string[]; first: string | null } {

@@ -18,7 +18,11 @@ describe('metric values read by prom-client', () => {
   it('a counter reads as prom-client counts, label values escaped', async () => {
     const own = new Counter({ name: 'c_total', help: 'Counted', labelNames: LABELS });
     const theirs = new client.Counter({ name: 'c_total', help: 'Counted', labelNames: LABELS, registers: [] });
-    for (const [labels, by] of [[{ method: 'GET', route: '/a' }, 1], [{ method: 'GET', route: AWKWARD }, 2], [{ method: 'GET', route: '/a' }, 3]] as const) {
+    for (const [labels, by] of [
+      [{ method: 'GET', route: '/a' }, 1],
+      [{ method: 'GET', route: AWKWARD }, 2],
+      [{ method: 'GET', route: '/a' }, 3],
+    ] as const) {
       own.inc(labels, by);
       theirs.inc(labels, by);
     }
@@ -26,11 +30,17 @@ describe('metric values read by prom-client', () => {
     expect(await exposition(own)).to.contain('c_total{method="GET",route="/a"} 4');
   });
 
-  it('a histogram reads as prom-client\'s: cumulative buckets, +Inf, sum and count', async () => {
+  it("a histogram reads as prom-client's: cumulative buckets, +Inf, sum and count", async () => {
     const buckets = [0.01, 0.1, 1];
     const own = new Histogram({ name: 'h_seconds', help: 'Timed', labelNames: LABELS }, buckets);
     const theirs = new client.Histogram({ name: 'h_seconds', help: 'Timed', labelNames: LABELS, buckets, registers: [] });
-    for (const [route, v] of [['/a', 0.01], ['/a', 0.5], ['/a', 7], ['/b', 0.001], [AWKWARD, 1]] as const) {
+    for (const [route, v] of [
+      ['/a', 0.01],
+      ['/a', 0.5],
+      ['/a', 7],
+      ['/b', 0.001],
+      [AWKWARD, 1],
+    ] as const) {
       own.observe({ method: 'POST', route }, v);
       theirs.observe({ method: 'POST', route }, v);
     }

@@ -284,7 +284,7 @@ describe('git/odb: the pack reader against git cat-file', function () {
     expect(expectSameObjects(new ObjectStore(rel), relAll)).to.equal(relAll.size);
   });
 
-  it('answers null (or the fallback\'s error) for unknown and malformed ids, without throwing', async () => {
+  it("answers null (or the fallback's error) for unknown and malformed ids, without throwing", async () => {
     const store = new ObjectStore(bare);
     const unknown = ['0'.repeat(40), 'deadbeef'.repeat(5), 'ff'.repeat(20)];
     for (const oid of unknown) {
@@ -365,10 +365,11 @@ describe('git/odb: the pack reader against git cat-file', function () {
           const t = await reader.treeEntries(oid);
           expect(t === null || JSON.stringify(t) === JSON.stringify(parseTree(want.data))).to.equal(true);
         }
-        if (want.type === 'commit') await reader.commit(oid).then(
-          (c) => expect(c.tree).to.equal(parseTreeLine(want.data)),
-          () => undefined,
-        );
+        if (want.type === 'commit')
+          await reader.commit(oid).then(
+            (c) => expect(c.tree).to.equal(parseTreeLine(want.data)),
+            () => undefined,
+          );
       }
     });
 

@@ -90,13 +90,27 @@ describe('params', () => {
     expect(errorOf(() => parseValues({ h: 'flat' }, { h: p.hash() }))).to.deep.equal({ error: 'h is invalid' });
   });
 
-  it('refuses a null for a required or not-blank parameter as Grape\'s allow_blank does; a default replaces it; an optional null is not given, unless nullable', () => {
-    const schema = { title: p.string().required(), count: p.integer().required(), name: p.string().notBlank(), sort: p.string().default('desc'), due: p.date(), on: p.boolean(), cleared: p.string().nullable() };
+  it("refuses a null for a required or not-blank parameter as Grape's allow_blank does; a default replaces it; an optional null is not given, unless nullable", () => {
+    const schema = {
+      title: p.string().required(),
+      count: p.integer().required(),
+      name: p.string().notBlank(),
+      sort: p.string().default('desc'),
+      due: p.date(),
+      on: p.boolean(),
+      cleared: p.string().nullable(),
+    };
     expect(errorOf(() => parseValues({ title: null, count: null, name: null, due: null }, schema))).to.deep.equal({
       error: 'title is empty, count is empty, name is empty',
     });
     expect(parseValues({ title: 't', count: 1, sort: null, due: null, on: null, cleared: null }, schema)).to.deep.equal({
-      title: 't', count: 1, name: undefined, sort: 'desc', due: undefined, on: undefined, cleared: null,
+      title: 't',
+      count: 1,
+      name: undefined,
+      sort: 'desc',
+      due: undefined,
+      on: undefined,
+      cleared: null,
     });
   });
 
@@ -124,7 +138,10 @@ describe('params', () => {
     expect(parseValues({ f: '0.25' }, { f: p.float() })).to.deep.equal({ f: 0.25 });
     expect(parseValues({ f: 3 }, { f: p.float() })).to.deep.equal({ f: 3 });
     for (const bad of ['', ' ', 'fast', 'Infinity', {}]) {
-      expect(errorOf(() => parseValues({ f: bad }, { f: p.float() })), String(bad)).to.deep.equal({ error: 'f is invalid' });
+      expect(
+        errorOf(() => parseValues({ f: bad }, { f: p.float() })),
+        String(bad),
+      ).to.deep.equal({ error: 'f is invalid' });
     }
   });
 });

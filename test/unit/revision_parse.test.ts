@@ -8,9 +8,7 @@ import { parseRevision, type RevisionStep } from '../../src/git/revision.js';
 function byRegex(rev: string): { base: string; steps: RevisionStep[] } {
   const m = /^(.+?)((?:~\d*|\^\d*|\^\{\})+)$/.exec(rev);
   if (!m) return { base: rev, steps: [] };
-  const steps = [...m[2].matchAll(/([~^])(\{\}|\d*)/g)].map(([, op, n]): RevisionStep =>
-    n === '{}' ? { op: 'peel' } : { op: op as '~' | '^', count: n === '' ? 1 : Number(n) },
-  );
+  const steps = [...m[2].matchAll(/([~^])(\{\}|\d*)/g)].map(([, op, n]): RevisionStep => (n === '{}' ? { op: 'peel' } : { op: op as '~' | '^', count: n === '' ? 1 : Number(n) }));
   return { base: m[1], steps };
 }
 
@@ -27,7 +25,13 @@ describe('parseRevision', () => {
     expect(parseRevision('master')).to.deep.equal({ base: 'master', steps: [] });
     expect(parseRevision('master~2')).to.deep.equal({ base: 'master', steps: [{ op: '~', count: 2 }] });
     expect(parseRevision('v1.0^')).to.deep.equal({ base: 'v1.0', steps: [{ op: '^', count: 1 }] });
-    expect(parseRevision('HEAD^2~')).to.deep.equal({ base: 'HEAD', steps: [{ op: '^', count: 2 }, { op: '~', count: 1 }] });
+    expect(parseRevision('HEAD^2~')).to.deep.equal({
+      base: 'HEAD',
+      steps: [
+        { op: '^', count: 2 },
+        { op: '~', count: 1 },
+      ],
+    });
     expect(parseRevision('tag^{}~3')).to.deep.equal({ base: 'tag', steps: [{ op: 'peel' }, { op: '~', count: 3 }] });
     expect(parseRevision('release-2~10')).to.deep.equal({ base: 'release-2', steps: [{ op: '~', count: 10 }] });
     expect(parseRevision('~')).to.deep.equal({ base: '~', steps: [] });

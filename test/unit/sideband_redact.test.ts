@@ -13,7 +13,7 @@ function band(n: number, text: string | Buffer): Buffer {
 /** Decodes a side-band stream into its channels' contents. */
 function channels(stream: Buffer): Record<number, string> {
   const out: Record<number, string> = {};
-  for (let at = 0; at < stream.length; ) {
+  for (let at = 0; at < stream.length;) {
     const len = parseInt(stream.toString('latin1', at, at + 4), 16);
     if (len === 0) {
       at += 4;

@@ -14,10 +14,23 @@ describe('SSH command parsing', () => {
 
   it('refuses any other command, form, option or trailing text', () => {
     const disallowed = [
-      '', 'ls', 'git-upload-pack', "git-upload-pack ''x", "git-upload-pack 'a/b.git'; touch pwned", "git-upload-pack 'a/b.git' ",
-      " git-upload-pack 'a/b.git'", "git-upload-pack  'a/b.git'", 'git-upload-pack a/b.git', 'git-upload-pack "a/b.git"',
-      "git upload-pack 'a/b.git'", "git-lfs-authenticate 'a/b.git' download", "git-upload-pack 'a/b.git'\n", "git-upload-pack 'a/b'c.git'",
-      `git-upload-pack '${'a/'.repeat(3000)}b'`, "scp -t 'a/b.git'", "git-upload-pack --strict 'a/b.git'",
+      '',
+      'ls',
+      'git-upload-pack',
+      "git-upload-pack ''x",
+      "git-upload-pack 'a/b.git'; touch pwned",
+      "git-upload-pack 'a/b.git' ",
+      " git-upload-pack 'a/b.git'",
+      "git-upload-pack  'a/b.git'",
+      'git-upload-pack a/b.git',
+      'git-upload-pack "a/b.git"',
+      "git upload-pack 'a/b.git'",
+      "git-lfs-authenticate 'a/b.git' download",
+      "git-upload-pack 'a/b.git'\n",
+      "git-upload-pack 'a/b'c.git'",
+      `git-upload-pack '${'a/'.repeat(3000)}b'`,
+      "scp -t 'a/b.git'",
+      "git-upload-pack --strict 'a/b.git'",
     ];
     for (const text of disallowed) expect(parseSshCommand(text), JSON.stringify(text)).to.deep.equal({ ok: false, message: 'Disallowed command' });
   });

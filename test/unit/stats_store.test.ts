@@ -94,7 +94,13 @@ describe('git/stats_store: commit_stats rows across server processes', function 
   let written: Row[];
 
   const child = (mode: 'http' | 'store' | 'nostore') =>
-    JSON.parse(execFileSync(process.execPath, [script, mode, dbFile, reposDir, bare, String(pid)], { env: { ...process.env, WHARF_TEST_LOG: '' } }).toString().trim().split('\n').pop()!);
+    JSON.parse(
+      execFileSync(process.execPath, [script, mode, dbFile, reposDir, bare, String(pid)], { env: { ...process.env, WHARF_TEST_LOG: '' } })
+        .toString()
+        .trim()
+        .split('\n')
+        .pop()!,
+    );
 
   before(async () => {
     dir = tempDir('wharf-stats-');
@@ -108,11 +114,7 @@ describe('git/stats_store: commit_stats rows across server processes', function 
     pid = created.body.id;
     bare = path.join(reposDir, `${created.body.path_with_namespace}.git`);
     work = new WorkTree(bare);
-    const who = [
-      { name: 'Zoe', email: 'zoe@example.com' },
-      { name: 'Bob', email: 'bob@example.com' },
-      undefined,
-    ];
+    const who = [{ name: 'Zoe', email: 'zoe@example.com' }, { name: 'Bob', email: 'bob@example.com' }, undefined];
     let text = Array.from({ length: 40 }, (_, i) => `line ${i}\n`);
     for (let i = 0; i < 18; i++) {
       text = text.map((l, k) => ((k * 7 + i) % 11 === 0 ? `edited ${i} ${k}\n` : l));
@@ -152,7 +154,12 @@ describe('git/stats_store: commit_stats rows across server processes', function 
       expect(row, row.commit_oid).to.deep.equal({ commit_oid: row.commit_oid, base_oid: base, version: STATS_VERSION, additions, deletions });
     }
     // Summing the rows by author gives the answer.
-    const authors = new Map(git(bare, ['log', '--no-merges', '--format=%H %ae', 'master']).trim().split('\n').map((l) => l.split(' ') as [string, string]));
+    const authors = new Map(
+      git(bare, ['log', '--no-merges', '--format=%H %ae', 'master'])
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ') as [string, string]),
+    );
     const sums = new Map<string, [number, number, number]>();
     for (const row of written) {
       const e = authors.get(row.commit_oid)!;
@@ -192,7 +199,9 @@ describe('git/stats_store: commit_stats rows across server processes', function 
     try {
       const row = written[0];
       const email = git(bare, ['show', '-s', '--format=%ae', row.commit_oid]).trim();
-      await db('commit_stats').where({ commit_oid: row.commit_oid, base_oid: row.base_oid }).update({ additions: row.additions + 1000 });
+      await db('commit_stats')
+        .where({ commit_oid: row.commit_oid, base_oid: row.base_oid })
+        .update({ additions: row.additions + 1000 });
       const tampered = child('store');
       const expected = first.map((c: any) => (c.email === email ? { ...c, additions: c.additions + 1000 } : c));
       expect(byEmail(tampered.body)).to.deep.equal(byEmail(expected));
@@ -204,7 +213,7 @@ describe('git/stats_store: commit_stats rows across server processes', function 
     }
   });
 
-  it('a new head adds only the new commits\' rows; old rows are never rewritten', async () => {
+  it("a new head adds only the new commits' rows; old rows are never rewritten", async () => {
     work.write('moved.txt', 'all new\ncontent\n').write('new.txt', 'x\ny\nz\n');
     const c = work.commit('after restart');
     work.push('master');

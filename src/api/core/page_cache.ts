@@ -78,13 +78,7 @@ const CALENDAR = /%23(?:upcoming|started)|#(?:upcoming|started)/i;
  * Answers a list page from the cache while `topics` have not moved, else renders it with
  * `render` (which sets the pagination headers through paginate), answers and keeps it.
  */
-export async function cachedPage(
-  ctx: Koa.Context,
-  deps: Deps,
-  user: UserRow | null,
-  topics: readonly CacheTopic[],
-  render: () => Promise<unknown>,
-): Promise<typeof HANDLED> {
+export async function cachedPage(ctx: Koa.Context, deps: Deps, user: UserRow | null, topics: readonly CacheTopic[], render: () => Promise<unknown>): Promise<typeof HANDLED> {
   const cache = cacheOf(deps);
   const keep = cache !== null && !CALENDAR.test(ctx.querystring);
   const sudoer = (ctx.state.auth as AuthState | undefined)?.sudoer;

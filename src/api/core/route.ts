@@ -171,9 +171,7 @@ export type Route = Omit<RouteSpec<Auth, Load | undefined, Schema, Item | undefi
 export const HANDLED: unique symbol = Symbol('handled');
 
 /** Declares a route; its handler's request is typed from `auth`, `load`, `item` and `params`. */
-export function route<A extends Auth, S extends Schema = {}, L extends Load | undefined = undefined, I extends Item | undefined = undefined>(
-  spec: RouteSpec<A, L, S, I>,
-): Route {
+export function route<A extends Auth, S extends Schema = {}, L extends Load | undefined = undefined, I extends Item | undefined = undefined>(spec: RouteSpec<A, L, S, I>): Route {
   return spec as unknown as Route;
 }
 

@@ -112,9 +112,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
 export function formatRouteTable(tables: readonly RouteTable[] = ROUTE_TABLES): string {
-  const rows = tables.flatMap((t) =>
-    t.routes.map((r) => [r.method, `/api/v4${r.path}`, r.auth, r.load ?? '-', r.ability ?? '-', String(statusOf(r)), r.summary]),
-  );
+  const rows = tables.flatMap((t) => t.routes.map((r) => [r.method, `/api/v4${r.path}`, r.auth, r.load ?? '-', r.ability ?? '-', String(statusOf(r)), r.summary]));
   const header = ['METHOD', 'PATH', 'AUTH', 'LOAD', 'ABILITY', 'STATUS', 'SUMMARY'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');

@@ -49,8 +49,18 @@ export async function pruneOldEvents(db: Conn, at: Date = new Date()): Promise<n
     const ids: { id: number }[] = await db('events').where('created_at', '<', cutoff).orderBy('id').limit(1000).select('id');
     if (!ids.length) return total;
     await db.transaction(async (tx) => {
-      await tx('push_event_payloads').whereIn('event_id', ids.map((r) => r.id)).delete();
-      total += await tx('events').whereIn('id', ids.map((r) => r.id)).delete();
+      await tx('push_event_payloads')
+        .whereIn(
+          'event_id',
+          ids.map((r) => r.id),
+        )
+        .delete();
+      total += await tx('events')
+        .whereIn(
+          'id',
+          ids.map((r) => r.id),
+        )
+        .delete();
     });
   }
 }

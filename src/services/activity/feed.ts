@@ -74,9 +74,6 @@ export async function activityFeed(tx: Conn, e: DomainEvent): Promise<void> {
 /** A membership of a project whose member is not the owner of its personal namespace. */
 async function isProjectMembership(tx: Conn, sourceType: string, projectId: number, userId: number): Promise<boolean> {
   if (sourceType !== 'project') return false;
-  const owner = await tx('projects as p')
-    .join('namespaces as n', 'n.id', 'p.namespace_id')
-    .where({ 'p.id': projectId, 'n.kind': 'user', 'n.owner_id': userId })
-    .first('p.id');
+  const owner = await tx('projects as p').join('namespaces as n', 'n.id', 'p.namespace_id').where({ 'p.id': projectId, 'n.kind': 'user', 'n.owner_id': userId }).first('p.id');
   return !owner;
 }

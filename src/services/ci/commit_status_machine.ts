@@ -23,7 +23,10 @@ const EVENTS: Record<StatusEvent, { from: readonly CiStatus[]; to: CiStatus }> =
 /** The events of each posted state; `strict` ones (GitLab's bang events) refuse loudly. */
 const FIRED: Record<PostedState, { event: StatusEvent; strict: boolean }[]> = {
   pending: [{ event: 'enqueue', strict: true }],
-  running: [{ event: 'enqueue', strict: false }, { event: 'run', strict: true }],
+  running: [
+    { event: 'enqueue', strict: false },
+    { event: 'run', strict: true },
+  ],
   success: [{ event: 'success', strict: true }],
   failed: [{ event: 'drop', strict: true }],
   canceled: [{ event: 'cancel', strict: true }],

@@ -91,10 +91,22 @@ export async function createPipeline(deps: Deps, project: ProjectWithNamespace, 
 function baseRow(project: ProjectWithNamespace, user: UserRow | null, req: PipelineRequest, committed: number): Omit<PipelineRow, 'id'> {
   const stamp = now();
   return {
-    project_id: project.id, ref: req.ref, sha: req.sha, before_sha: req.beforeSha, tag: req.tag,
-    yaml_errors: null, status: 'created', source: req.source, user_id: user?.id ?? null,
-    created_at: stamp, updated_at: stamp, started_at: null, finished_at: null,
-    committed_at: new Date(committed * 1000).toISOString(), duration: null, coverage: null,
+    project_id: project.id,
+    ref: req.ref,
+    sha: req.sha,
+    before_sha: req.beforeSha,
+    tag: req.tag,
+    yaml_errors: null,
+    status: 'created',
+    source: req.source,
+    user_id: user?.id ?? null,
+    created_at: stamp,
+    updated_at: stamp,
+    started_at: null,
+    finished_at: null,
+    committed_at: new Date(committed * 1000).toISOString(),
+    duration: null,
+    coverage: null,
   };
 }
 
@@ -115,14 +127,35 @@ async function insertPipeline(deps: Deps, row: Omit<PipelineRow, 'id'>, jobs: Ci
 
 function buildRow(p: Omit<PipelineRow, 'id'>, pipelineId: number, job: CiJob) {
   const options = {
-    before_script: job.beforeScript, script: job.script, after_script: job.afterScript, artifacts: job.artifacts,
-    environment: job.environment, dependencies: job.dependencies, retry: job.retry, image: job.image, services: job.services,
+    before_script: job.beforeScript,
+    script: job.script,
+    after_script: job.afterScript,
+    artifacts: job.artifacts,
+    environment: job.environment,
+    dependencies: job.dependencies,
+    retry: job.retry,
+    image: job.image,
+    services: job.services,
   };
   return {
-    project_id: p.project_id, pipeline_id: pipelineId, name: job.name, stage: job.stage, stage_idx: job.stageIdx,
-    status: 'created', when: job.when, allow_failure: job.allowFailure, retried: false, ref: p.ref, tag: p.tag,
-    options: JSON.stringify(options), yaml_variables: JSON.stringify(job.variables), tag_list: JSON.stringify(job.tags),
-    environment: job.environment?.name ?? null, coverage_regex: job.coverage ?? null, user_id: p.user_id,
-    created_at: p.created_at, updated_at: p.created_at,
+    project_id: p.project_id,
+    pipeline_id: pipelineId,
+    name: job.name,
+    stage: job.stage,
+    stage_idx: job.stageIdx,
+    status: 'created',
+    when: job.when,
+    allow_failure: job.allowFailure,
+    retried: false,
+    ref: p.ref,
+    tag: p.tag,
+    options: JSON.stringify(options),
+    yaml_variables: JSON.stringify(job.variables),
+    tag_list: JSON.stringify(job.tags),
+    environment: job.environment?.name ?? null,
+    coverage_regex: job.coverage ?? null,
+    user_id: p.user_id,
+    created_at: p.created_at,
+    updated_at: p.created_at,
   };
 }

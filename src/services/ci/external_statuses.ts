@@ -18,9 +18,22 @@ export async function pipelineFor(tx: Conn, projectId: number, userId: number, s
   if (found) return found;
   const stamp = now();
   const row: Omit<PipelineRow, 'id'> = {
-    project_id: projectId, ref, sha, before_sha: null, tag: false, yaml_errors: null, status: 'created', source: 'external',
-    user_id: userId, created_at: stamp, updated_at: stamp, started_at: null, finished_at: null, committed_at: null,
-    duration: null, coverage: null,
+    project_id: projectId,
+    ref,
+    sha,
+    before_sha: null,
+    tag: false,
+    yaml_errors: null,
+    status: 'created',
+    source: 'external',
+    user_id: userId,
+    created_at: stamp,
+    updated_at: stamp,
+    started_at: null,
+    finished_at: null,
+    committed_at: null,
+    duration: null,
+    coverage: null,
   };
   return { ...row, id: await insertReturningId(tx, 'ci_pipelines', row) };
 }
@@ -29,12 +42,36 @@ export async function pipelineFor(tx: Conn, projectId: number, userId: number, s
 export async function insertExternalStatus(tx: Conn, pipeline: PipelineRow, s: { name: string; ref: string; userId: number }): Promise<BuildRow> {
   const stamp = now();
   const row: Omit<BuildRow, 'id'> = {
-    project_id: pipeline.project_id, pipeline_id: pipeline.id, name: s.name, stage: 'external', stage_idx: 1_000_000,
-    status: 'created', when: 'on_success', allow_failure: false, retried: false, ref: s.ref, tag: false,
-    options: '{}', yaml_variables: '[]', tag_list: '[]', environment: null, coverage_regex: null, coverage: null,
-    user_id: s.userId, token_digest: null, created_at: stamp, updated_at: stamp, queued_at: null, started_at: null,
-    finished_at: null, artifacts_file: null, artifacts_size: null, artifacts_expire_at: null,
-    type: GENERIC_STATUS_TYPE, description: null, target_url: null,
+    project_id: pipeline.project_id,
+    pipeline_id: pipeline.id,
+    name: s.name,
+    stage: 'external',
+    stage_idx: 1_000_000,
+    status: 'created',
+    when: 'on_success',
+    allow_failure: false,
+    retried: false,
+    ref: s.ref,
+    tag: false,
+    options: '{}',
+    yaml_variables: '[]',
+    tag_list: '[]',
+    environment: null,
+    coverage_regex: null,
+    coverage: null,
+    user_id: s.userId,
+    token_digest: null,
+    created_at: stamp,
+    updated_at: stamp,
+    queued_at: null,
+    started_at: null,
+    finished_at: null,
+    artifacts_file: null,
+    artifacts_size: null,
+    artifacts_expire_at: null,
+    type: GENERIC_STATUS_TYPE,
+    description: null,
+    target_url: null,
   };
   return { ...row, id: await insertBuild(tx, row) };
 }

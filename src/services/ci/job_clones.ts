@@ -9,9 +9,22 @@ import { insertReturningId } from '../../store/ids.js';
 export function cloneOf(b: BuildRow, userId: number | null, stamp: string): Omit<BuildRow, 'id'> {
   const { id: _id, ...rest } = b;
   return {
-    ...rest, status: 'created', retried: false, user_id: userId, created_at: stamp, updated_at: stamp,
-    queued_at: null, started_at: null, finished_at: null, coverage: null, token_digest: null,
-    artifacts_file: null, artifacts_size: null, artifacts_expire_at: null, runner_owner: null, lease_until: null,
+    ...rest,
+    status: 'created',
+    retried: false,
+    user_id: userId,
+    created_at: stamp,
+    updated_at: stamp,
+    queued_at: null,
+    started_at: null,
+    finished_at: null,
+    coverage: null,
+    token_digest: null,
+    artifacts_file: null,
+    artifacts_size: null,
+    artifacts_expire_at: null,
+    runner_owner: null,
+    lease_until: null,
   };
 }
 

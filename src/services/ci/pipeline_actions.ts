@@ -18,10 +18,14 @@ import { announce } from '../notify.js';
 export async function cancelPipeline(deps: Deps, pipelineId: number): Promise<void> {
   // Later stages first: processing after each cancel then never decides a waiting job of a
   // later stage (to `skipped`) before its own cancel, as GitLab's cancel of them all at once.
-  const builds: { id: number }[] = await deps.db('ci_builds')
+  const builds: { id: number }[] = await deps
+    .db('ci_builds')
     .where({ pipeline_id: pipelineId })
     .whereIn('status', CANCELABLE)
-    .orderBy([{ column: 'stage_idx', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'stage_idx', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .select('id');
   for (const b of builds) await transitionBuild(deps.db, b.id, 'canceled');
 }
@@ -39,7 +43,9 @@ export async function retryPipeline(deps: Deps, pipelineId: number, userId: numb
     }
     await announce(tx, { name: 'jobsCreated', builds: clones });
     // skipped jobs are decided again, in place
-    await tx('ci_builds').where({ pipeline_id: pipelineId, retried: false, status: 'skipped', type: 'Ci::Build' }).update({ status: 'created', finished_at: null, updated_at: stamp });
+    await tx('ci_builds')
+      .where({ pipeline_id: pipelineId, retried: false, status: 'skipped', type: 'Ci::Build' })
+      .update({ status: 'created', finished_at: null, updated_at: stamp });
     await tx('ci_pipelines').where({ id: pipelineId }).update({ finished_at: null });
     await announce(tx, { name: 'pipelineRetried', pipeline: await tx('ci_pipelines').where({ id: pipelineId }).first() });
     await processPipeline(tx, pipelineId);

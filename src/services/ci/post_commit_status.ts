@@ -63,7 +63,9 @@ export async function postCommitStatus(deps: Deps, project: ProjectWithNamespace
       await announce(tx, { name: 'jobsCreated', builds: [{ ...status }] });
     }
     if (Object.keys(optional).length) {
-      await tx('ci_builds').where({ id: status.id }).update({ ...optional, updated_at: now() });
+      await tx('ci_builds')
+        .where({ id: status.id })
+        .update({ ...optional, updated_at: now() });
       Object.assign(status, optional);
     }
     const plan = planTransition(status.status, post.state, now());

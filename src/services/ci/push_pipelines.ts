@@ -41,8 +41,12 @@ export async function createPushPipelines(deps: Deps, payload: PushPipelinesPayl
     const exists = await deps.db('ci_pipelines').where({ project_id: project.id, ref, sha, source: 'push' }).first();
     if (exists || !sha) continue; // a retried job must not double a pipeline
     await createPipeline(deps, project, user, {
-      ref, tag, sha, beforeSha: blank(u.oldOid) ? '0000000000000000000000000000000000000000' : u.oldOid,
-      source: 'push', saveOnErrors: true,
+      ref,
+      tag,
+      sha,
+      beforeSha: blank(u.oldOid) ? '0000000000000000000000000000000000000000' : u.oldOid,
+      source: 'push',
+      saveOnErrors: true,
     });
   }
 }

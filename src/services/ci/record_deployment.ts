@@ -16,7 +16,10 @@ const SLUG_MAX = 24;
 export function environmentSlug(name: string): string {
   let slug = [...name.toLowerCase()].map((c) => (/[a-z0-9]/.test(c) ? c : '-')).join('');
   if (!/[a-z]/.test(slug[0] ?? '')) slug = `env-${slug}`;
-  slug = slug.split('-').filter((part, i, all) => part !== '' || i === 0 || i === all.length - 1).join('-');
+  slug = slug
+    .split('-')
+    .filter((part, i, all) => part !== '' || i === 0 || i === all.length - 1)
+    .join('-');
   slug = slug.slice(0, SLUG_MAX);
   if (slug.endsWith('-')) slug = slug.slice(0, -1);
   if (slug !== name) {
@@ -51,8 +54,15 @@ export async function recordDeployment(tx: Tx, build: BuildRow, sha: string): Pr
   const stamp = now();
   const row = {
     iid: await nextIid(tx, build.project_id, 'deployments'),
-    project_id: build.project_id, environment_id: environment.id, ref: build.ref, tag: !!build.tag, sha,
-    user_id: build.user_id, deployable_id: build.id, created_at: stamp, updated_at: stamp,
+    project_id: build.project_id,
+    environment_id: environment.id,
+    ref: build.ref,
+    tag: !!build.tag,
+    sha,
+    user_id: build.user_id,
+    deployable_id: build.id,
+    created_at: stamp,
+    updated_at: stamp,
   };
   return { id: await insertReturningId(tx, 'deployments', row), ...row };
 }

@@ -30,7 +30,12 @@ export interface RefFacts {
 }
 
 const SOURCE_KEYWORDS: Record<string, string> = {
-  api: 'api', pushes: 'push', web: 'web', triggers: 'trigger', schedules: 'schedule', external: 'external',
+  api: 'api',
+  pushes: 'push',
+  web: 'web',
+  triggers: 'trigger',
+  schedules: 'schedule',
+  external: 'external',
 };
 
 function matches(pattern: string, facts: RefFacts): boolean {

@@ -69,7 +69,13 @@ export async function createVariable(db: Conn, config: Pick<Config, 'serverSecre
 }
 
 /** Changes the value and/or `protected` of an existing variable (its key stays); `variable`'s value is in the clear, and so is the answer's. */
-export async function updateVariable(db: Conn, config: Pick<Config, 'serverSecret'>, owner: VariableOwner, variable: VariableRow, changes: { value?: string; protected?: string }): Promise<VariableRow> {
+export async function updateVariable(
+  db: Conn,
+  config: Pick<Config, 'serverSecret'>,
+  owner: VariableOwner,
+  variable: VariableRow,
+  changes: { value?: string; protected?: string },
+): Promise<VariableRow> {
   const { table } = variableTable(owner);
   const update: Partial<Pick<VariableRow, 'value' | 'protected'>> = {};
   if (changes.value !== undefined) update.value = changes.value;

@@ -170,33 +170,34 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, u: GroupUpdat
 
   const moving = fullPath !== group.full_path;
   try {
-    const write = (writeRows: () => Promise<void>) =>
-      moving ? moveRepositoriesOf(deps, () => repositoryMoves(deps.db, group, fullPath), writeRows) : writeRows();
-    await write(() => deps.db.transaction(async (tx) => {
-      // The paths below are rewritten from the old prefix: it must still be the current one.
-      const current: NamespaceRow | undefined = await tx('namespaces').where({ id: group.id }).first();
-      if (!current || current.full_path !== group.full_path || current.full_name !== group.full_name) {
-        throw new Conflict('The group was changed by another request; please try again');
-      }
-      const errors = await validate(tx);
-      if (hasErrors(errors)) throw new Invalid(errors);
-      const changes: Partial<NamespaceRow> = { name, path: pathValue, full_path: fullPath, full_name: fullName, visibility_level: level, updated_at: now() };
-      if (u.description !== undefined) changes.description = u.description;
-      if (u.lfs_enabled !== undefined) changes.lfs_enabled = u.lfs_enabled;
-      if (u.request_access_enabled !== undefined) changes.request_access_enabled = u.request_access_enabled;
-      await tx('namespaces').where({ id: group.id }).update(changes);
-      const below = tx('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id).where('depth', '>', 0);
-      if (fullPath !== group.full_path) {
-        await tx('namespaces')
-          .whereIn('id', below.clone())
-          .update({ full_path: tx.raw('? || substr(full_path, ?)', [fullPath, group.full_path.length + 1]) });
-      }
-      if (fullName !== group.full_name) {
-        await tx('namespaces')
-          .whereIn('id', below.clone())
-          .update({ full_name: tx.raw('? || substr(full_name, ?)', [fullName, group.full_name.length + 1]) });
-      }
-    }));
+    const write = (writeRows: () => Promise<void>) => (moving ? moveRepositoriesOf(deps, () => repositoryMoves(deps.db, group, fullPath), writeRows) : writeRows());
+    await write(() =>
+      deps.db.transaction(async (tx) => {
+        // The paths below are rewritten from the old prefix: it must still be the current one.
+        const current: NamespaceRow | undefined = await tx('namespaces').where({ id: group.id }).first();
+        if (!current || current.full_path !== group.full_path || current.full_name !== group.full_name) {
+          throw new Conflict('The group was changed by another request; please try again');
+        }
+        const errors = await validate(tx);
+        if (hasErrors(errors)) throw new Invalid(errors);
+        const changes: Partial<NamespaceRow> = { name, path: pathValue, full_path: fullPath, full_name: fullName, visibility_level: level, updated_at: now() };
+        if (u.description !== undefined) changes.description = u.description;
+        if (u.lfs_enabled !== undefined) changes.lfs_enabled = u.lfs_enabled;
+        if (u.request_access_enabled !== undefined) changes.request_access_enabled = u.request_access_enabled;
+        await tx('namespaces').where({ id: group.id }).update(changes);
+        const below = tx('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id).where('depth', '>', 0);
+        if (fullPath !== group.full_path) {
+          await tx('namespaces')
+            .whereIn('id', below.clone())
+            .update({ full_path: tx.raw('? || substr(full_path, ?)', [fullPath, group.full_path.length + 1]) });
+        }
+        if (fullName !== group.full_name) {
+          await tx('namespaces')
+            .whereIn('id', below.clone())
+            .update({ full_name: tx.raw('? || substr(full_name, ?)', [fullName, group.full_name.length + 1]) });
+        }
+      }),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw new Invalid({ path: ['has already been taken'] });
     throw err;

@@ -23,13 +23,30 @@ export async function fillMergeRequestDiffs(deps: Deps, project: ProjectWithName
     try {
       const commits = await mergeRequestCommits(deps, project, row);
       diff.merge_request_diff_commits = commits.map((c, i) => ({
-        authored_date: isoOf(c.author.timestamp), committed_date: isoOf(c.committer.timestamp), merge_request_diff_id: m.id, relative_order: i, sha: c.oid,
-        author_name: c.author.name, author_email: c.author.email, committer_name: c.committer.name, committer_email: c.committer.email, message: c.message,
+        authored_date: isoOf(c.author.timestamp),
+        committed_date: isoOf(c.committer.timestamp),
+        merge_request_diff_id: m.id,
+        relative_order: i,
+        sha: c.oid,
+        author_name: c.author.name,
+        author_email: c.author.email,
+        committer_name: c.committer.name,
+        committer_email: c.committer.email,
+        message: c.message,
       }));
       const files = await mergeRequestChanges(deps, project, row);
       diff.merge_request_diff_files = files.map((f, i) => ({
-        merge_request_diff_id: m.id, relative_order: i, utf8_diff: f.diff, new_path: f.new_path, old_path: f.old_path, a_mode: f.a_mode, b_mode: f.b_mode,
-        new_file: f.new_file, renamed_file: f.renamed_file, deleted_file: f.deleted_file, too_large: f.too_large,
+        merge_request_diff_id: m.id,
+        relative_order: i,
+        utf8_diff: f.diff,
+        new_path: f.new_path,
+        old_path: f.old_path,
+        a_mode: f.a_mode,
+        b_mode: f.b_mode,
+        new_file: f.new_file,
+        renamed_file: f.renamed_file,
+        deleted_file: f.deleted_file,
+        too_large: f.too_large,
       }));
       diff.real_size = String(files.length);
     } catch {

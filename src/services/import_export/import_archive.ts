@@ -53,7 +53,8 @@ export async function unpackArchive(file: string, into: string, limits = { entri
       entries += 1;
       bytes += size;
       if (safeEntryPath(name) === null) refusal = `The archive holds a path outside its folder: ${JSON.stringify(name.slice(0, 200))}`;
-      else if (type !== 'File' && type !== 'OldFile' && type !== 'Directory') refusal = `The archive holds a ${type === 'SymbolicLink' ? 'symbolic link' : type === 'Link' ? 'hard link' : `${type} entry`}: ${JSON.stringify(name.slice(0, 200))}`;
+      else if (type !== 'File' && type !== 'OldFile' && type !== 'Directory')
+        refusal = `The archive holds a ${type === 'SymbolicLink' ? 'symbolic link' : type === 'Link' ? 'hard link' : `${type} entry`}: ${JSON.stringify(name.slice(0, 200))}`;
       else if (entries > limits.entries) refusal = `The archive holds more than ${limits.entries} files`;
       else if (bytes > limits.bytes) refusal = `The archive unpacks to more than ${limits.bytes} bytes`;
       if (refusal) stop();

@@ -37,10 +37,22 @@ export async function restorePipelines(tx: Tx, projectId: number, pipelines: unk
     if (!commit || !ref) continue;
     const created = stampOf(p.created_at, at) as string;
     const pipelineId = await insertReturningId(tx, 'ci_pipelines', {
-      project_id: projectId, ref, sha: commit, before_sha: sha(p.before_sha), tag: p.tag === true, yaml_errors: str(p.yaml_errors, 65_535), status: status(p.status),
-      source: SOURCES.has(p.source) ? p.source : 'push', user_id: p.user_id === null || p.user_id === undefined ? null : mapUser(p.user_id),
-      created_at: created, updated_at: stampOf(p.updated_at, created), started_at: stampOf(p.started_at, null), finished_at: stampOf(p.finished_at, null),
-      committed_at: stampOf(p.committed_at, null), duration: int(p.duration), coverage: str(p.coverage, 32),
+      project_id: projectId,
+      ref,
+      sha: commit,
+      before_sha: sha(p.before_sha),
+      tag: p.tag === true,
+      yaml_errors: str(p.yaml_errors, 65_535),
+      status: status(p.status),
+      source: SOURCES.has(p.source) ? p.source : 'push',
+      user_id: p.user_id === null || p.user_id === undefined ? null : mapUser(p.user_id),
+      created_at: created,
+      updated_at: stampOf(p.updated_at, created),
+      started_at: stampOf(p.started_at, null),
+      finished_at: stampOf(p.finished_at, null),
+      committed_at: stampOf(p.committed_at, null),
+      duration: int(p.duration),
+      coverage: str(p.coverage, 32),
     });
     for (const stage of list(p.stages)) {
       for (const j of list(stage.statuses)) {
@@ -48,12 +60,33 @@ export async function restorePipelines(tx: Tx, projectId: number, pipelines: unk
         if (!name) continue;
         const jobCreated = stampOf(j.created_at, created) as string;
         await tx('ci_builds').insert({
-          project_id: projectId, pipeline_id: pipelineId, name, stage: str(j.stage) ?? str(stage.name) ?? 'test', stage_idx: int(j.stage_idx) ?? 0, status: status(j.status),
-          when: WHEN.has(j.when) ? j.when : 'on_success', allow_failure: j.allow_failure === true, retried: j.retried === true, ref, tag: p.tag === true,
-          options: json(j.options, {}), yaml_variables: json(j.yaml_variables, []), tag_list: '[]', environment: str(j.environment), coverage_regex: str(j.coverage_regex),
-          coverage: typeof j.coverage === 'number' && Number.isFinite(j.coverage) ? j.coverage : null, user_id: j.user_id === null || j.user_id === undefined ? null : mapUser(j.user_id),
-          token_digest: null, created_at: jobCreated, updated_at: stampOf(j.updated_at, jobCreated), queued_at: stampOf(j.queued_at, null), started_at: stampOf(j.started_at, null),
-          finished_at: stampOf(j.finished_at, null), type: j.type === 'GenericCommitStatus' ? 'GenericCommitStatus' : 'Ci::Build', description: str(j.description, 65_535), target_url: str(j.target_url, 65_535),
+          project_id: projectId,
+          pipeline_id: pipelineId,
+          name,
+          stage: str(j.stage) ?? str(stage.name) ?? 'test',
+          stage_idx: int(j.stage_idx) ?? 0,
+          status: status(j.status),
+          when: WHEN.has(j.when) ? j.when : 'on_success',
+          allow_failure: j.allow_failure === true,
+          retried: j.retried === true,
+          ref,
+          tag: p.tag === true,
+          options: json(j.options, {}),
+          yaml_variables: json(j.yaml_variables, []),
+          tag_list: '[]',
+          environment: str(j.environment),
+          coverage_regex: str(j.coverage_regex),
+          coverage: typeof j.coverage === 'number' && Number.isFinite(j.coverage) ? j.coverage : null,
+          user_id: j.user_id === null || j.user_id === undefined ? null : mapUser(j.user_id),
+          token_digest: null,
+          created_at: jobCreated,
+          updated_at: stampOf(j.updated_at, jobCreated),
+          queued_at: stampOf(j.queued_at, null),
+          started_at: stampOf(j.started_at, null),
+          finished_at: stampOf(j.finished_at, null),
+          type: j.type === 'GenericCommitStatus' ? 'GenericCommitStatus' : 'Ci::Build',
+          description: str(j.description, 65_535),
+          target_url: str(j.target_url, 65_535),
         });
       }
     }

@@ -33,7 +33,16 @@ async function mapMembers(tx: Tx, projectId: number, importer: UserRow, members:
   const map = new Map<number, number>();
   const current = new Set((await tx('members').where({ source_type: 'project', source_id: projectId }).select('user_id')).map((m: Row) => m.user_id));
   if (!current.has(importer.id)) {
-    await tx('members').insert({ source_type: 'project', source_id: projectId, user_id: importer.id, access_level: MASTER, requested_at: null, created_by_id: importer.id, created_at: at, updated_at: at });
+    await tx('members').insert({
+      source_type: 'project',
+      source_id: projectId,
+      user_id: importer.id,
+      access_level: MASTER,
+      requested_at: null,
+      created_by_id: importer.id,
+      created_at: at,
+      updated_at: at,
+    });
     current.add(importer.id);
   }
   for (const m of members) {
@@ -52,7 +61,17 @@ async function mapMembers(tx: Tx, projectId: number, importer: UserRow, members:
     map.set(u.id, found.id);
     const level = int(m.access_level);
     if (!current.has(found.id) && level !== null && LEVELS.has(level)) {
-      await tx('members').insert({ source_type: 'project', source_id: projectId, user_id: found.id, access_level: Math.min(level, MASTER), expires_at: str(m.expires_at, 30), requested_at: null, created_by_id: importer.id, created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at) });
+      await tx('members').insert({
+        source_type: 'project',
+        source_id: projectId,
+        user_id: found.id,
+        access_level: Math.min(level, MASTER),
+        expires_at: str(m.expires_at, 30),
+        requested_at: null,
+        created_by_id: importer.id,
+        created_at: stamp(m.created_at, at),
+        updated_at: stamp(m.updated_at, at),
+      });
       current.add(found.id);
     }
   }
@@ -88,7 +107,15 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     if (known) return known;
     const color = typeof l.color === 'string' && /^#[0-9A-Fa-f]{6}$/.test(l.color) ? l.color : '#428BCA';
     const priority = list(l.priorities)[0]?.priority;
-    const id = await insertReturningId(tx, 'labels', { project_id: projectId, title, color, description: str(l.description), priority: int(priority), created_at: stamp(l.created_at, at), updated_at: stamp(l.updated_at, at) });
+    const id = await insertReturningId(tx, 'labels', {
+      project_id: projectId,
+      title,
+      color,
+      description: str(l.description),
+      priority: int(priority),
+      created_at: stamp(l.created_at, at),
+      updated_at: stamp(l.updated_at, at),
+    });
     labelIds.set(title, id);
     counts.labels += 1;
     return id;
@@ -103,7 +130,17 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     if (iid === null || !str(m.title)) return null;
     const known = milestoneIds.get(iid);
     if (known) return known;
-    const id = await insertReturningId(tx, 'milestones', { project_id: projectId, iid, title: str(m.title, 255), description: str(m.description), state: m.state === 'closed' ? 'closed' : 'active', due_date: str(m.due_date, 10), start_date: str(m.start_date, 10), created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at) });
+    const id = await insertReturningId(tx, 'milestones', {
+      project_id: projectId,
+      iid,
+      title: str(m.title, 255),
+      description: str(m.description),
+      state: m.state === 'closed' ? 'closed' : 'active',
+      due_date: str(m.due_date, 10),
+      start_date: str(m.start_date, 10),
+      created_at: stamp(m.created_at, at),
+      updated_at: stamp(m.updated_at, at),
+    });
     milestoneIds.set(iid, id);
     counts.milestones += 1;
     return id;
@@ -135,7 +172,16 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
         body += `\n\n *By ${name} on ${when} (imported from GitLab project)*`;
       }
       const system = jsonBool(n.system);
-      const note = { project_id: projectId, noteable_type: type, noteable_id: targetId, author_id: mapAuthor(n.author_id), body, system, created_at: stamp(n.created_at, at), updated_at: stamp(n.updated_at, at) };
+      const note = {
+        project_id: projectId,
+        noteable_type: type,
+        noteable_id: targetId,
+        author_id: mapAuthor(n.author_id),
+        body,
+        system,
+        created_at: stamp(n.created_at, at),
+        updated_at: stamp(n.updated_at, at),
+      };
       const awards = list(n.award_emoji);
       // The new id is asked for only when awards hang off the note (most notes have none).
       if (awards.length) await addAwards(awards, 'Note', await insertReturningId(tx, 'notes', note));
@@ -164,10 +210,22 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     maxIssue = Math.max(maxIssue, iid);
     const state = ISSUE_STATES.has(i.state) ? i.state : i.state === 'reopened' ? 'opened' : 'opened';
     const id = await insertReturningId(tx, 'issues', {
-      project_id: projectId, iid, title: str(i.title, 255), description: str(i.description), state, author_id: mapAuthor(i.author_id), confidential: jsonBool(i.confidential),
-      discussion_locked: i.discussion_locked === null || i.discussion_locked === undefined ? null : jsonBool(i.discussion_locked), due_date: str(i.due_date, 10), milestone_id: await milestoneFor(i.milestone),
-      closed_at: state === 'closed' ? stamp(i.closed_at ?? i.updated_at, at) : null, time_estimate: int(i.time_estimate) ?? 0, total_time_spent: list(i.timelogs).reduce((s, t) => s + (int(t.time_spent) ?? 0), 0),
-      user_notes_count: 0, created_at: stamp(i.created_at, at), updated_at: stamp(i.updated_at, at),
+      project_id: projectId,
+      iid,
+      title: str(i.title, 255),
+      description: str(i.description),
+      state,
+      author_id: mapAuthor(i.author_id),
+      confidential: jsonBool(i.confidential),
+      discussion_locked: i.discussion_locked === null || i.discussion_locked === undefined ? null : jsonBool(i.discussion_locked),
+      due_date: str(i.due_date, 10),
+      milestone_id: await milestoneFor(i.milestone),
+      closed_at: state === 'closed' ? stamp(i.closed_at ?? i.updated_at, at) : null,
+      time_estimate: int(i.time_estimate) ?? 0,
+      total_time_spent: list(i.timelogs).reduce((s, t) => s + (int(t.time_spent) ?? 0), 0),
+      user_notes_count: 0,
+      created_at: stamp(i.created_at, at),
+      updated_at: stamp(i.updated_at, at),
     });
     const userNotes = await addNotes(list(i.notes), 'Issue', id);
     if (userNotes) await tx('issues').where({ id }).update({ user_notes_count: userNotes });
@@ -194,12 +252,30 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     const diff = m.merge_request_diff && typeof m.merge_request_diff === 'object' ? m.merge_request_diff : {};
     const sha = (v: unknown) => (typeof v === 'string' && /^[0-9a-f]{40}$/.test(v) ? v : null);
     const id = await insertReturningId(tx, 'merge_requests', {
-      target_project_id: projectId, source_project_id: projectId, iid, source_branch: source, target_branch: target, title: str(m.title, 255), description: str(m.description), state,
-      author_id: mapAuthor(m.author_id), assignee_id: members.has(m.assignee_id) ? members.get(m.assignee_id) : null, milestone_id: await milestoneFor(m.milestone),
-      merge_status: 'unchecked', head_sha: sha(diff.head_commit_sha) ?? sha(m.diff_head_sha), base_sha: sha(diff.base_commit_sha), start_sha: sha(diff.start_commit_sha), merge_commit_sha: sha(m.merge_commit_sha),
-      merge_when_pipeline_succeeds: false, discussion_locked: m.discussion_locked === null || m.discussion_locked === undefined ? null : jsonBool(m.discussion_locked),
-      time_estimate: int(m.time_estimate) ?? 0, total_time_spent: 0, user_notes_count: 0, merged_at: state === 'merged' ? stamp(m.merged_at ?? m.updated_at, at) : null,
-      created_at: stamp(m.created_at, at), updated_at: stamp(m.updated_at, at),
+      target_project_id: projectId,
+      source_project_id: projectId,
+      iid,
+      source_branch: source,
+      target_branch: target,
+      title: str(m.title, 255),
+      description: str(m.description),
+      state,
+      author_id: mapAuthor(m.author_id),
+      assignee_id: members.has(m.assignee_id) ? members.get(m.assignee_id) : null,
+      milestone_id: await milestoneFor(m.milestone),
+      merge_status: 'unchecked',
+      head_sha: sha(diff.head_commit_sha) ?? sha(m.diff_head_sha),
+      base_sha: sha(diff.base_commit_sha),
+      start_sha: sha(diff.start_commit_sha),
+      merge_commit_sha: sha(m.merge_commit_sha),
+      merge_when_pipeline_succeeds: false,
+      discussion_locked: m.discussion_locked === null || m.discussion_locked === undefined ? null : jsonBool(m.discussion_locked),
+      time_estimate: int(m.time_estimate) ?? 0,
+      total_time_spent: 0,
+      user_notes_count: 0,
+      merged_at: state === 'merged' ? stamp(m.merged_at ?? m.updated_at, at) : null,
+      created_at: stamp(m.created_at, at),
+      updated_at: stamp(m.updated_at, at),
     });
     const userNotes = await addNotes(list(m.notes), 'MergeRequest', id);
     if (userNotes) await tx('merge_requests').where({ id }).update({ user_notes_count: userNotes });
@@ -214,8 +290,16 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
     if (!title || content === null) continue;
     const level = int(sn.visibility_level);
     const id = await insertReturningId(tx, 'snippets', {
-      type: 'ProjectSnippet', project_id: projectId, author_id: mapAuthor(sn.author_id), title, file_name: str(sn.file_name, 255), description: str(sn.description), content,
-      visibility_level: level !== null && VISIBILITY_LEVELS.has(level) ? level : 0, created_at: stamp(sn.created_at, at), updated_at: stamp(sn.updated_at, at),
+      type: 'ProjectSnippet',
+      project_id: projectId,
+      author_id: mapAuthor(sn.author_id),
+      title,
+      file_name: str(sn.file_name, 255),
+      description: str(sn.description),
+      content,
+      visibility_level: level !== null && VISIBILITY_LEVELS.has(level) ? level : 0,
+      created_at: stamp(sn.created_at, at),
+      updated_at: stamp(sn.updated_at, at),
     });
     await addNotes(list(sn.notes), 'Snippet', id);
     await addAwards(list(sn.award_emoji), 'Snippet', id);
@@ -227,12 +311,29 @@ export async function restoreTree(tx: Tx, projectId: number, importer: UserRow, 
   for (const b of list(tree.protected_branches)) {
     const name = str(b.name, 255);
     if (!name) continue;
-    const level = (v: unknown) => { const n = int(list(v)[0]?.access_level); return n !== null && [0, 30, 40].includes(n) ? n : 40; };
-    await tx('protected_branches').insert({ project_id: projectId, name, push_access_level: level(b.push_access_levels), merge_access_level: level(b.merge_access_levels), created_at: stamp(b.created_at, at), updated_at: stamp(b.updated_at, at) }).onConflict(['project_id', 'name']).ignore();
+    const level = (v: unknown) => {
+      const n = int(list(v)[0]?.access_level);
+      return n !== null && [0, 30, 40].includes(n) ? n : 40;
+    };
+    await tx('protected_branches')
+      .insert({
+        project_id: projectId,
+        name,
+        push_access_level: level(b.push_access_levels),
+        merge_access_level: level(b.merge_access_levels),
+        created_at: stamp(b.created_at, at),
+        updated_at: stamp(b.updated_at, at),
+      })
+      .onConflict(['project_id', 'name'])
+      .ignore();
   }
 
   const maxMilestone = Math.max(0, ...milestoneIds.keys());
-  for (const [usage, last] of [['issues', maxIssue], ['merge_requests', maxMr], ['milestones', maxMilestone]] as const) {
+  for (const [usage, last] of [
+    ['issues', maxIssue],
+    ['merge_requests', maxMr],
+    ['milestones', maxMilestone],
+  ] as const) {
     if (last > 0) await tx('internal_ids').insert({ project_id: projectId, usage, last_value: last }).onConflict(['project_id', 'usage']).merge({ last_value: last });
   }
   const description = str(tree.description);

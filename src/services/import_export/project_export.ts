@@ -62,7 +62,14 @@ export function exportFileName(fullPath: string, at: Date): string {
 /** Queues the export (in the transaction that records it as started). */
 export async function startExport(deps: Deps, project: ProjectWithNamespace, req: ExportRequest): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const row = { status: 'started', description: req.description ?? null, upload_url: req.uploadUrl ?? null, upload_method: req.uploadMethod ?? null, error: null, updated_at: now() };
+    const row = {
+      status: 'started',
+      description: req.description ?? null,
+      upload_url: req.uploadUrl ?? null,
+      upload_method: req.uploadMethod ?? null,
+      error: null,
+      updated_at: now(),
+    };
     const updated = await tx('project_exports').where({ project_id: project.id }).update(row);
     if (!updated) await tx('project_exports').insert({ project_id: project.id, file_name: null, ...row });
     await enqueueJob(tx, PROJECT_EXPORT_JOB, { projectId: project.id }, { queue: 'project_export', maxAttempts: 3 });
@@ -86,7 +93,9 @@ export async function exportStatus(deps: Deps, projectId: number): Promise<Expor
 }
 
 async function setStatus(db: Conn, projectId: number, fields: Partial<ExportRow>): Promise<void> {
-  await db('project_exports').where({ project_id: projectId }).update({ ...fields, updated_at: now() });
+  await db('project_exports')
+    .where({ project_id: projectId })
+    .update({ ...fields, updated_at: now() });
 }
 
 /** Writes the archive of `project` into `dir` as `name`, through a temporary name. */
@@ -147,7 +156,9 @@ async function upload(file: string, url: string, method: string, allowLocal: boo
     );
     req.on('error', reject);
     req.on('timeout', () => req.destroy(new Error('the upload timed out')));
-    fs.createReadStream(file).on('error', (err) => req.destroy(err)).pipe(req);
+    fs.createReadStream(file)
+      .on('error', (err) => req.destroy(err))
+      .pipe(req);
   });
 }
 

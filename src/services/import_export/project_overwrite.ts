@@ -30,7 +30,9 @@ async function moveRelations(deps: Deps, from: ProjectWithNamespace, to: Project
     await tx('deploy_keys_projects').where({ project_id: from.id }).whereNotIn('deploy_key_id', keys).update({ project_id: to.id });
     await tx('projects').where({ forked_from_id: from.id }).whereNot({ id: to.id }).update({ forked_from_id: to.id });
     // star_count is kept by the service that stars (forks_count by a trigger).
-    await tx('projects').where({ id: to.id }).update({ star_count: tx('users_star_projects').count('*').where({ project_id: to.id }) });
+    await tx('projects')
+      .where({ id: to.id })
+      .update({ star_count: tx('users_star_projects').count('*').where({ project_id: to.id }) });
   });
 }
 

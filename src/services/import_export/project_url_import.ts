@@ -30,7 +30,9 @@ const MAX_REDIRECTS = 5;
 
 /** Queues the clone of `url` into project `projectId` (inside the caller's transaction). */
 export async function scheduleUrlImport(tx: Conn, projectId: number, url: string): Promise<void> {
-  await tx('projects').where({ id: projectId }).update({ import_url: redactUrl(url), import_status: 'scheduled', import_error: null });
+  await tx('projects')
+    .where({ id: projectId })
+    .update({ import_url: redactUrl(url), import_status: 'scheduled', import_error: null });
   await enqueueJob(tx, URL_IMPORT_JOB, { projectId, url }, { queue: 'repository_import', maxAttempts: 1 });
 }
 
@@ -79,7 +81,9 @@ async function checkedTarget(url: string, allowLocal: boolean): Promise<{ url: s
     const probe = new URL(current.toString());
     probe.pathname = `${probe.pathname.endsWith('/') ? probe.pathname.slice(0, -1) : probe.pathname}/info/refs`;
     probe.search = 'service=git-upload-pack';
-    const auth = current.username ? { Authorization: `Basic ${Buffer.from(`${decodeURIComponent(current.username)}:${decodeURIComponent(current.password)}`).toString('base64')}` } : undefined;
+    const auth = current.username
+      ? { Authorization: `Basic ${Buffer.from(`${decodeURIComponent(current.username)}:${decodeURIComponent(current.password)}`).toString('base64')}` }
+      : undefined;
     probe.username = '';
     probe.password = '';
     const res = await probeAt(probe, addresses[0], auth);
@@ -101,12 +105,20 @@ async function checkedTarget(url: string, allowLocal: boolean): Promise<{ url: s
 function gitClone(url: string, pin: string | null, target: string, signal?: AbortSignal): Promise<void> {
   const args = ['-c', 'http.followRedirects=false', ...(pin ? ['-c', `http.curloptResolve=${pin}`] : []), 'clone', '--quiet', '--mirror', url, target];
   return new Promise((resolve, reject) => {
-    execFile('git', args, { signal, timeout: 3_600_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true' } }, (err, _out, stderr) => {
-      if (!err) return resolve();
-      // git's message names the URL, credentials included: keep only the reason.
-      const reason = String(stderr).split('\n').find((l) => l.startsWith('fatal:')) ?? 'git clone failed';
-      reject(new Error(`Error importing repository: ${reason.split(url).join(redactUrl(url)).slice(0, 300)}`));
-    });
+    execFile(
+      'git',
+      args,
+      { signal, timeout: 3_600_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true' } },
+      (err, _out, stderr) => {
+        if (!err) return resolve();
+        // git's message names the URL, credentials included: keep only the reason.
+        const reason =
+          String(stderr)
+            .split('\n')
+            .find((l) => l.startsWith('fatal:')) ?? 'git clone failed';
+        reject(new Error(`Error importing repository: ${reason.split(url).join(redactUrl(url)).slice(0, 300)}`));
+      },
+    );
   });
 }
 
@@ -121,7 +133,10 @@ export async function performUrlImport(deps: Deps, payload: { projectId: number;
     await gitClone(target.url, target.pin, tmp, signal);
     await new Promise<void>((resolve) => execFile('git', ['--git-dir', tmp, 'remote', 'remove', 'origin'], () => resolve()));
     const head = await new Promise<string | null>((resolve) => execFile('git', ['--git-dir', tmp, 'symbolic-ref', '--short', 'HEAD'], (e, out) => resolve(e ? null : out.trim())));
-    const hasHead = head !== null && fs.existsSync(tmp) && (await new Promise<boolean>((resolve) => execFile('git', ['--git-dir', tmp, 'rev-parse', '--verify', '--quiet', head], (e) => resolve(!e))));
+    const hasHead =
+      head !== null &&
+      fs.existsSync(tmp) &&
+      (await new Promise<boolean>((resolve) => execFile('git', ['--git-dir', tmp, 'rev-parse', '--verify', '--quiet', head], (e) => resolve(!e))));
     await withProjectLock(deps, project.id, async () => {
       const current = await findProjectByIdOrPath(deps.db, String(project.id));
       if (!current) throw new Error('The project was deleted during its import');
@@ -131,7 +146,10 @@ export async function performUrlImport(deps: Deps, payload: { projectId: number;
       await deps.repos.trash(fullPath, trashName);
       await fs.promises.rename(tmp, gitdir);
       try {
-        await deps.db('projects').where({ id: project.id }).update({ import_status: 'finished', import_error: null, default_branch: hasHead ? head : null, updated_at: now() });
+        await deps
+          .db('projects')
+          .where({ id: project.id })
+          .update({ import_status: 'finished', import_error: null, default_branch: hasHead ? head : null, updated_at: now() });
       } catch (err) {
         await fs.promises.rename(gitdir, tmp);
         await deps.repos.untrash(trashName, fullPath);
@@ -144,7 +162,10 @@ export async function performUrlImport(deps: Deps, payload: { projectId: number;
     if (imported) await afterRefsMoved(deps, { project: imported, user: null, updates: [], statistics: 'now', asPush: false, importedDefaultBranch: hasHead ? head : null });
     return { imported: redactUrl(payload.url) };
   } catch (err) {
-    const message = String((err as Error).message).split(payload.url).join(redactUrl(payload.url)).slice(0, 500);
+    const message = String((err as Error).message)
+      .split(payload.url)
+      .join(redactUrl(payload.url))
+      .slice(0, 500);
     await deps.db('projects').where({ id: project.id }).update({ import_status: 'failed', import_error: message });
     return { failed: message };
   } finally {

@@ -70,7 +70,16 @@ export async function deleteAward(db: Conn, award: AwardRow): Promise<void> {
  * award emoji of its issues, notes and snippets, which have no foreign key to cascade on.
  */
 export async function deleteProjectAwards(tx: Conn, projectId: number): Promise<void> {
-  await tx('award_emoji').where('awardable_type', 'Issue').whereIn('awardable_id', tx('issues').where({ project_id: projectId }).select('id')).delete();
-  await tx('award_emoji').where('awardable_type', 'Note').whereIn('awardable_id', tx('notes').where({ project_id: projectId }).select('id')).delete();
-  await tx('award_emoji').where('awardable_type', 'Snippet').whereIn('awardable_id', tx('snippets').where({ project_id: projectId }).select('id')).delete();
+  await tx('award_emoji')
+    .where('awardable_type', 'Issue')
+    .whereIn('awardable_id', tx('issues').where({ project_id: projectId }).select('id'))
+    .delete();
+  await tx('award_emoji')
+    .where('awardable_type', 'Note')
+    .whereIn('awardable_id', tx('notes').where({ project_id: projectId }).select('id'))
+    .delete();
+  await tx('award_emoji')
+    .where('awardable_type', 'Snippet')
+    .whereIn('awardable_id', tx('snippets').where({ project_id: projectId }).select('id'))
+    .delete();
 }

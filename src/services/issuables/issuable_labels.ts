@@ -35,7 +35,15 @@ export async function findOrCreateLabelIds(tx: Tx, projectId: number, list: stri
       continue;
     }
     const stamp = now();
-    const id = await insertReturningId(tx, 'labels', { project_id: projectId, title: clean, color: DEFAULT_COLOR, description: null, priority: null, created_at: stamp, updated_at: stamp });
+    const id = await insertReturningId(tx, 'labels', {
+      project_id: projectId,
+      title: clean,
+      color: DEFAULT_COLOR,
+      description: null,
+      priority: null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
     ids.push(id);
   }
   return [...new Set(ids)];

@@ -56,9 +56,15 @@ export function parseDuration(input: string): number | null {
   if (CHRONO.test(compact)) {
     const parts = compact.split(':').reverse();
     if (parts.length > CHRONO_UNITS.length) return null;
-    text = parts.map((v, k) => `${v} ${CHRONO_UNITS[k]}`).reverse().join(' ');
+    text = parts
+      .map((v, k) => `${v} ${CHRONO_UNITS[k]}`)
+      .reverse()
+      .join(' ');
   }
-  text = text.replace(NUMBERS, (n) => ` ${n} `).replace(/ +/g, ' ').trim();
+  text = text
+    .replace(NUMBERS, (n) => ` ${n} `)
+    .replace(/ +/g, ' ')
+    .trim();
   const words: string[] = [];
   for (const word of text.split(' ')) {
     if (HAS_NUMBER.test(word)) {

@@ -125,7 +125,9 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
       touched = (await applyLabelChange(tx, 'issue', issue.id, issue.project_id, input, opts.createLabels)) || touched;
     }
     if (touched || input.updatedAt !== undefined) {
-      await tx('issues').where({ id: issue.id }).update({ ...values, updated_at: input.updatedAt ?? now() });
+      await tx('issues')
+        .where({ id: issue.id })
+        .update({ ...values, updated_at: input.updatedAt ?? now() });
     }
     const kept = new Set(oldAssignees.map((a) => a.user_id));
     await announce(tx, {

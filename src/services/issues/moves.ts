@@ -27,10 +27,7 @@ export const MOVE_DENIED = 'Cannot move issue due to insufficient permissions!';
 export const MOVE_SAME_PROJECT = 'Cannot move issue to project it originates from!';
 
 async function mappedLabelIds(tx: Tx, issue: IssueRow, target: ProjectWithNamespace): Promise<number[]> {
-  const titles: string[] = await tx('label_links as ll')
-    .join('labels as l', 'l.id', 'll.label_id')
-    .where({ 'll.target_type': 'issue', 'll.target_id': issue.id })
-    .pluck('l.title');
+  const titles: string[] = await tx('label_links as ll').join('labels as l', 'l.id', 'll.label_id').where({ 'll.target_type': 'issue', 'll.target_id': issue.id }).pluck('l.title');
   if (!titles.length) return [];
   return tx('labels').where({ project_id: target.id }).whereIn('title', titles).orderBy('id').pluck('id');
 }
@@ -46,7 +43,9 @@ async function mappedMilestoneId(tx: Tx, issue: IssueRow, target: ProjectWithNam
 /** Copies the award emoji of `from` (a type and ids) onto the matching new ids. */
 async function copyAwards(tx: Tx, type: 'Issue' | 'Note', ids: Map<number, number>): Promise<void> {
   if (!ids.size) return;
-  const awards: Record<string, unknown>[] = await tx('award_emoji').where({ awardable_type: type }).whereIn('awardable_id', [...ids.keys()]);
+  const awards: Record<string, unknown>[] = await tx('award_emoji')
+    .where({ awardable_type: type })
+    .whereIn('awardable_id', [...ids.keys()]);
   for (const a of awards) {
     const { id: _id, awardable_id, ...rest } = a;
     await tx('award_emoji').insert({ ...rest, awardable_id: ids.get(awardable_id as number) });
@@ -104,7 +103,9 @@ export async function moveIssue(db: Conn, issue: IssueRow, source: ProjectWithNa
     await createSystemNote(tx, oldTarget, user, `moved to ${issueReference(moved, target, source)}`);
 
     const close = issue.state === 'opened' ? { state: 'closed', closed_at: stamp, closed_by_id: user.id, updated_at: stamp } : {};
-    await tx('issues').where({ id: issue.id }).update({ ...close, moved_to_id: moved.id });
+    await tx('issues')
+      .where({ id: issue.id })
+      .update({ ...close, moved_to_id: moved.id });
     await announce(tx, { name: 'issueMoved', from: oldTarget, to: newTarget, actor: user, closed: issue.state === 'opened' });
     return (await findIssue(tx, target.id, iid))!;
   });

@@ -65,11 +65,7 @@ export async function addDeployKey(deps: Deps, project: ProjectWithNamespace, ac
 }
 
 /** PUT /projects/:id/deploy_keys/:key_id: a new title (the key's, everywhere) and/or can_push (this project's). */
-export async function updateDeployKey(
-  deps: Deps,
-  current: DeployKeyInProject,
-  changes: { title?: string; can_push?: boolean },
-): Promise<DeployKeyInProject> {
+export async function updateDeployKey(deps: Deps, current: DeployKeyInProject, changes: { title?: string; can_push?: boolean }): Promise<DeployKeyInProject> {
   if (changes.title !== undefined) {
     const errors = titleErrors(changes.title);
     if (errors.length) throw new Invalid(nested({ title: errors }));
@@ -114,5 +110,8 @@ export async function removeDeployKeysOfProjects(tx: Conn, projectIds: () => rea
   const rows: { deploy_key_id: number }[] = await tx('deploy_keys_projects').distinct('deploy_key_id').whereIn('project_id', ids());
   if (!rows.length) return;
   await tx('deploy_keys_projects').whereIn('project_id', ids()).delete();
-  await deleteOrphans(tx, rows.map((r) => r.deploy_key_id));
+  await deleteOrphans(
+    tx,
+    rows.map((r) => r.deploy_key_id),
+  );
 }

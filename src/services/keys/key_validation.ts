@@ -26,7 +26,9 @@ export type KeyRestrictions = Readonly<Record<KeyTechnology, number>>;
 export const DEFAULT_KEY_RESTRICTIONS: KeyRestrictions = { rsa: 0, dsa: 0, ecdsa: 0, ed25519: 0 };
 
 /** The `*_key_restriction` application settings as KeyRestrictions. */
-export function keyRestrictionsOf(settings: Pick<ApplicationSettings, 'rsa_key_restriction' | 'dsa_key_restriction' | 'ecdsa_key_restriction' | 'ed25519_key_restriction'>): KeyRestrictions {
+export function keyRestrictionsOf(
+  settings: Pick<ApplicationSettings, 'rsa_key_restriction' | 'dsa_key_restriction' | 'ecdsa_key_restriction' | 'ed25519_key_restriction'>,
+): KeyRestrictions {
   return { rsa: settings.rsa_key_restriction, dsa: settings.dsa_key_restriction, ecdsa: settings.ecdsa_key_restriction, ed25519: settings.ed25519_key_restriction };
 }
 
@@ -75,12 +77,7 @@ export function titleErrors(title: string): string[] {
  * The model's errors, in GitLab's order; empty when the key may be saved. `fingerprintTaken`:
  * another key already has the prepared key's fingerprint.
  */
-export function keyErrors(
-  title: string,
-  prepared: PreparedKey,
-  fingerprintTaken: boolean,
-  restrictions: KeyRestrictions = DEFAULT_KEY_RESTRICTIONS,
-): Record<string, string[]> {
+export function keyErrors(title: string, prepared: PreparedKey, fingerprintTaken: boolean, restrictions: KeyRestrictions = DEFAULT_KEY_RESTRICTIONS): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const m of titleErrors(title)) add('title', m);

@@ -39,7 +39,9 @@ export async function enableAutomaticMerge(
     const mergeParams = { merge_commit_message: params.commitMessage ?? null, should_remove_source_branch: params.shouldRemoveSourceBranch ?? null };
     if (current.merge_when_pipeline_succeeds) {
       // Already waiting: only the merge params change.
-      await tx('merge_requests').where({ id: mr.id }).update({ ...mergeParams, updated_at: now() });
+      await tx('merge_requests')
+        .where({ id: mr.id })
+        .update({ ...mergeParams, updated_at: now() });
     } else {
       await tx('merge_requests')
         .where({ id: mr.id })
@@ -56,12 +58,7 @@ export async function enableAutomaticMerge(
  * the merge user or anyone who may merge, or the author, else 401. GitLab answers its
  * service result as the body, with the POST's 201 either way.
  */
-export async function cancelMergeWhenPipelineSucceeds(
-  deps: Deps,
-  loaded: ProjectContext,
-  mr: MergeRequestRow,
-  user: UserRow,
-): Promise<Record<string, unknown>> {
+export async function cancelMergeWhenPipelineSucceeds(deps: Deps, loaded: ProjectContext, mr: MergeRequestRow, user: UserRow): Promise<Record<string, unknown>> {
   const allowed = await canCancelAutomaticMerge(deps.db, loaded.project, loaded.access, user, mr);
   if (!allowed) throw new NotAllowed();
   const cancelled = await deps.db.transaction(async (tx) => {

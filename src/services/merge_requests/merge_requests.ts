@@ -142,7 +142,12 @@ export async function createMergeRequest(
   opts: MergeRequestOptions,
 ): Promise<MergeRequestRow> {
   const created = await deps.db.transaction(async (tx) => {
-    await validate(deps, tx, { sourceProject, targetProject, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch, title: input.title, opened: true }, { source: true, target: true });
+    await validate(
+      deps,
+      tx,
+      { sourceProject, targetProject, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch, title: input.title, opened: true },
+      { source: true, target: true },
+    );
     const stamp = now();
     const iid = await nextIid(tx, targetProject.id, 'merge_requests');
     await tx('merge_requests').insert({
@@ -239,7 +244,14 @@ export async function updateMergeRequest(
       await validate(
         deps,
         tx,
-        { sourceProject: source, targetProject, sourceBranch: mr.source_branch, targetBranch, title: values.title === undefined ? undefined : title, opened: (values.state ?? mr.state) === 'opened' },
+        {
+          sourceProject: source,
+          targetProject,
+          sourceBranch: mr.source_branch,
+          targetBranch,
+          title: values.title === undefined ? undefined : title,
+          opened: (values.state ?? mr.state) === 'opened',
+        },
         { source: false, target: targetChanging },
         mr.id,
       );
@@ -247,7 +259,10 @@ export async function updateMergeRequest(
     let touched = changed.length > 0;
     const labelsBefore = changesLabels(input) ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
     if (changesLabels(input)) touched = (await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels)) || touched;
-    if (touched) await tx('merge_requests').where({ id: mr.id }).update({ ...values, updated_at: now() });
+    if (touched)
+      await tx('merge_requests')
+        .where({ id: mr.id })
+        .update({ ...values, updated_at: now() });
     const after = (await findMergeRequest(tx, mr.target_project_id, mr.iid))!;
     const addedAssignee = after.assignee_id !== null && after.assignee_id !== mr.assignee_id ? [after.assignee_id] : [];
     await announce(tx, {
@@ -273,7 +288,6 @@ async function loadProjectRow(tx: Conn, id: number): Promise<ProjectWithNamespac
   return { ...project, namespace };
 }
 
-
 /** Issuable::DestroyService: the merge request with everything hanging off it, and its ref. */
 export async function deleteMergeRequest(deps: Deps, targetProject: ProjectWithNamespace, mr: MergeRequestRow): Promise<void> {
   await deps.db.transaction(async (tx) => {
@@ -289,5 +303,9 @@ export async function deleteMergeRequest(deps: Deps, targetProject: ProjectWithN
  */
 export async function deleteProjectMergeRequests(tx: Tx, projectId: number): Promise<void> {
   const ids: { id: number }[] = await tx('merge_requests').where({ target_project_id: projectId }).select('id');
-  await deleteIssuableDependents(tx, 'MergeRequest', ids.map((r) => r.id));
+  await deleteIssuableDependents(
+    tx,
+    'MergeRequest',
+    ids.map((r) => r.id),
+  );
 }

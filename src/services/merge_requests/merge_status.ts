@@ -99,7 +99,8 @@ export async function ensureMergeStatus(deps: Deps, mr: MergeRequestRow): Promis
     status = ok ? 'can_be_merged' : 'cannot_be_merged';
   }
   // Only if the row still describes the heads that were checked.
-  await deps.db('merge_requests')
+  await deps
+    .db('merge_requests')
     .where({ id: mr.id, head_sha: mr.head_sha, merge_status: mr.merge_status, state: 'opened' })
     .where((q) => (mr.merge_status_target_sha === null ? q.whereNull('merge_status_target_sha') : q.where('merge_status_target_sha', mr.merge_status_target_sha)))
     .update({ merge_status: status, merge_status_target_sha: state.targetHead });

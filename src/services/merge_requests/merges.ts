@@ -196,7 +196,7 @@ async function mergeIntoTarget(
  * A refusal is quiet, as in GitLab.
  */
 export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
-  const deleter = user ?? (mr.author_id === null ? null : (await findUserById(deps.db, mr.author_id)) ?? null);
+  const deleter = user ?? (mr.author_id === null ? null : ((await findUserById(deps.db, mr.author_id)) ?? null));
   if (!deleter) return false;
   const source = await projectOf(deps, mr.source_project_id);
   if (!source) return false;

@@ -35,13 +35,7 @@ export async function closableIssues(deps: Deps, project: ProjectWithNamespace, 
  * if still open: a concurrent merge or refresh recorded it first otherwise), its event and
  * its to-dos done. Returns whether this call recorded the merge.
  */
-export async function recordMerged(
-  deps: Deps,
-  mr: MergeRequestRow,
-  user: UserRow,
-  mergeCommitSha: string | null,
-  closes: IssueRow[],
-): Promise<boolean> {
+export async function recordMerged(deps: Deps, mr: MergeRequestRow, user: UserRow, mergeCommitSha: string | null, closes: IssueRow[]): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const stamp = now();
     const n = await tx('merge_requests').where({ id: mr.id, state: 'opened' }).update({
@@ -67,7 +61,5 @@ export async function mergedByPush(deps: Deps, project: ProjectWithNamespace, mr
 
 /** MergeRequest#reset_merge_when_pipeline_succeeds (its merge params forgotten too). */
 export async function resetMergeWhenPipelineSucceeds(deps: Deps, mr: MergeRequestRow): Promise<void> {
-  await deps.db('merge_requests')
-    .where({ id: mr.id })
-    .update({ merge_when_pipeline_succeeds: false, merge_user_id: null, should_remove_source_branch: null, updated_at: now() });
+  await deps.db('merge_requests').where({ id: mr.id }).update({ merge_when_pipeline_succeeds: false, merge_user_id: null, should_remove_source_branch: null, updated_at: now() });
 }

@@ -59,8 +59,7 @@ export async function refreshMergeRequests(deps: Deps, project: ProjectWithNames
 
 async function refreshBranch(deps: Deps, project: ProjectWithNamespace, user: UserRow, branch: string, update: PushedRef): Promise<void> {
   const removed = blank(update.newOid);
-  const fromSource = (): Promise<MergeRequestRow[]> =>
-    deps.db('merge_requests').where({ source_project_id: project.id, source_branch: branch, state: 'opened' }).orderBy('id');
+  const fromSource = (): Promise<MergeRequestRow[]> => deps.db('merge_requests').where({ source_project_id: project.id, source_branch: branch, state: 'opened' }).orderBy('id');
 
   // 1. A deleted source branch closes its merge requests (close_upon_missing_source_branch_ref).
   if (removed) {
@@ -118,4 +117,3 @@ async function projectRow(deps: Deps, id: number): Promise<ProjectWithNamespace 
   if (!row) return null;
   return { ...row, namespace: await deps.db('namespaces').where({ id: row.namespace_id }).first() };
 }
-

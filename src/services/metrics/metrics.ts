@@ -92,11 +92,26 @@ const dbPool = new Gauge(
   },
   (gauge) => {
     const sum = (f: (p: Pool) => number) => [...pools].reduce((n, p) => n + f(p), 0);
-    gauge.set({ state: 'used' }, sum((p) => p.numUsed()));
-    gauge.set({ state: 'free' }, sum((p) => p.numFree()));
-    gauge.set({ state: 'pending_acquires' }, sum((p) => p.numPendingAcquires()));
-    gauge.set({ state: 'pending_creates' }, sum((p) => p.numPendingCreates()));
-    gauge.set({ state: 'max' }, sum((p) => p.max));
+    gauge.set(
+      { state: 'used' },
+      sum((p) => p.numUsed()),
+    );
+    gauge.set(
+      { state: 'free' },
+      sum((p) => p.numFree()),
+    );
+    gauge.set(
+      { state: 'pending_acquires' },
+      sum((p) => p.numPendingAcquires()),
+    );
+    gauge.set(
+      { state: 'pending_creates' },
+      sum((p) => p.numPendingCreates()),
+    );
+    gauge.set(
+      { state: 'max' },
+      sum((p) => p.max),
+    );
   },
 );
 

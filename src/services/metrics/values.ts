@@ -82,7 +82,10 @@ export class Counter<L extends string> extends Valued<L> {
 
 export class Gauge<L extends string> extends Valued<L> {
   /** `collect`, when given, sets the gauge's values right before each reading. */
-  constructor(def: Definition<L>, private readonly collect?: (gauge: Gauge<L>) => void) {
+  constructor(
+    def: Definition<L>,
+    private readonly collect?: (gauge: Gauge<L>) => void,
+  ) {
     super(def);
   }
 

@@ -110,7 +110,9 @@ export async function updateMilestone(db: Conn, milestone: MilestoneRow, change:
       const { id, project_id: _p, iid: _i, created_at: _c, updated_at: _u, ...values } = next;
       const changed = (Object.keys(values) as (keyof typeof values)[]).some((k) => values[k] !== milestone[k]);
       if (!changed) return milestone; // as Rails: an update that changes nothing keeps updated_at
-      await tx('milestones').where({ id }).update({ ...values, updated_at: now() });
+      await tx('milestones')
+        .where({ id })
+        .update({ ...values, updated_at: now() });
       if (next.state !== milestone.state) {
         const state = next.state === 'closed' ? 'closed' : 'reopened';
         await announce(tx, { name: 'milestoneStateChanged', projectId: milestone.project_id, milestoneId: id, actorId, state });

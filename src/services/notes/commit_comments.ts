@@ -29,13 +29,7 @@ async function placeLine(gitdir: string, commit: string, want: CommentLine): Pro
   return { lineCode: lineCode(patch.new_path, line), stored };
 }
 
-export async function createCommitComment(
-  db: Conn,
-  gitdir: string,
-  target: NoteTarget<'Commit'>,
-  author: UserRow,
-  input: { note: string; line?: CommentLine },
-): Promise<NoteRow> {
+export async function createCommitComment(db: Conn, gitdir: string, target: NoteTarget<'Commit'>, author: UserRow, input: { note: string; line?: CommentLine }): Promise<NoteRow> {
   const placed = input.line ? await placeLine(gitdir, target.commitId!, input.line) : null;
   const kind = placed ? { type: 'LegacyDiffNote' as const, lineCode: placed.lineCode, position: placed.stored } : {};
   return createNote(db, target, author, { body: input.note, ...kind });

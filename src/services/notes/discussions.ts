@@ -61,7 +61,10 @@ async function touch(tx: Tx, target: NoteTarget<AnyNoteableType>): Promise<void>
   if (target.type !== 'MergeRequest' && target.type !== 'Issue') return;
   const stamp = now();
   const threshold = new Date(Date.parse(stamp) - 60_000).toISOString();
-  await tx(target.type === 'Issue' ? 'issues' : 'merge_requests').where('id', target.id).where('updated_at', '<', threshold).update({ updated_at: stamp });
+  await tx(target.type === 'Issue' ? 'issues' : 'merge_requests')
+    .where('id', target.id)
+    .where('updated_at', '<', threshold)
+    .update({ updated_at: stamp });
 }
 
 /** ResolvableNote#resolve! / #unresolve! on one note; a no-op when it is so already. */
@@ -70,7 +73,9 @@ export async function setNoteResolved(db: Conn, target: NoteTarget<AnyNoteableTy
     if (isResolvable(note) && (note.resolved_at !== null) !== resolved) {
       const stamp = now();
       const values = resolved ? { resolved_at: stamp, resolved_by_id: user.id } : { resolved_at: null, resolved_by_id: null };
-      await tx('notes').where({ id: note.id }).update({ ...values, updated_at: stamp });
+      await tx('notes')
+        .where({ id: note.id })
+        .update({ ...values, updated_at: stamp });
       await touch(tx, target);
       if (resolved) await notifyIfAllResolved(tx, target, user);
     }
@@ -98,13 +103,7 @@ async function resolveIn(tx: Tx, d: Discussion, user: UserRow, resolved: boolean
  * Discussions::ResolveService with a follow-up issue, inside the issue's transaction: each
  * discussion the user may resolve is resolved, and says where it continues.
  */
-export async function resolveWithFollowUp(
-  tx: Tx,
-  target: NoteTarget<AnyNoteableType>,
-  discussions: Discussion[],
-  user: UserRow,
-  issueReference: string,
-): Promise<void> {
+export async function resolveWithFollowUp(tx: Tx, target: NoteTarget<AnyNoteableType>, discussions: Discussion[], user: UserRow, issueReference: string): Promise<void> {
   for (const d of discussions) {
     await resolveIn(tx, d, user, true);
     await notifyIfAllResolved(tx, target, user);

@@ -40,15 +40,19 @@ function tableOf(type: AnyNoteableType): 'issues' | 'merge_requests' | null {
 
 /** A note of this noteable, by id. */
 export async function findNote(db: Conn, target: NoteTarget<AnyNoteableType>, noteId: number): Promise<NoteRow | undefined> {
-  return db('notes').where({ id: noteId, ...noteableWhere(target) }).first();
+  return db('notes')
+    .where({ id: noteId, ...noteableWhere(target) })
+    .first();
 }
 
 /** The noteable's notes in the requested order (ties by id, in the same direction). */
 export function notesQuery(db: Conn, target: NoteTarget<AnyNoteableType>, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
-  return db('notes').where(noteableWhere(target)).orderBy([
-    { column: orderBy, order: sort },
-    { column: 'id', order: sort },
-  ]);
+  return db('notes')
+    .where(noteableWhere(target))
+    .orderBy([
+      { column: orderBy, order: sort },
+      { column: 'id', order: sort },
+    ]);
 }
 
 /** GitLab's ThrottledTouch: the noteable's updated_at moves unless it did within the last minute. */
@@ -92,12 +96,7 @@ export function blankBody(body: string): boolean {
 }
 
 /** A user's comment; `createdAt` only when the caller allowed it. */
-export async function createNote(
-  db: Conn,
-  target: NoteTarget<AnyNoteableType>,
-  author: UserRow,
-  input: { body: string; createdAt?: string } & NoteKind,
-): Promise<NoteRow> {
+export async function createNote(db: Conn, target: NoteTarget<AnyNoteableType>, author: UserRow, input: { body: string; createdAt?: string } & NoteKind): Promise<NoteRow> {
   return db.transaction(async (tx) => {
     const stamp = now();
     const id = await insertReturningId(tx, 'notes', newNoteRow(target, author.id, input.body, false, input, input.createdAt ?? stamp, stamp));
@@ -150,4 +149,3 @@ async function removeNotes(tx: Tx, ids: number[]): Promise<void> {
   await tx('todos').whereIn('note_id', ids).delete();
   await tx('notes').whereIn('id', ids).delete();
 }
-

@@ -76,7 +76,9 @@ function roots(): crypto.X509Certificate[] {
 
 /** PagesDomain#has_intermediates?: self-signed, or chained to a root through the given certificates. */
 export function chainVerifies(text: string): boolean {
-  const certs = pemBlocks(text).map(parse).filter((c): c is crypto.X509Certificate => c !== null);
+  const certs = pemBlocks(text)
+    .map(parse)
+    .filter((c): c is crypto.X509Certificate => c !== null);
   const leaf = certs[0];
   if (!leaf) return false;
   if (selfSigned(leaf)) return true;

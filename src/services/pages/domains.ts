@@ -36,12 +36,26 @@ async function validate(deps: Deps, input: PagesDomainInput, exceptId?: number):
   add('domain', hostnameErrors(input.domain));
   if (await domainTaken(deps.db, input.domain, exceptId)) add('domain', ['has already been taken']);
   const certs = certificateErrors(input.certificate, input.key);
-  if (input.certificate) add('certificate', certs.certificate.filter((m) => m !== 'misses intermediates'));
-  if (input.key) add('key', certs.key.filter((m) => m !== "doesn't match the certificate"));
+  if (input.certificate)
+    add(
+      'certificate',
+      certs.certificate.filter((m) => m !== 'misses intermediates'),
+    );
+  if (input.key)
+    add(
+      'key',
+      certs.key.filter((m) => m !== "doesn't match the certificate"),
+    );
   const restricted = restrictedDomainError(input.domain, deps.config.pagesHost ?? '');
   if (restricted) add('domain', [restricted]);
-  add('key', certs.key.filter((m) => m === "doesn't match the certificate"));
-  add('certificate', certs.certificate.filter((m) => m === 'misses intermediates'));
+  add(
+    'key',
+    certs.key.filter((m) => m === "doesn't match the certificate"),
+  );
+  add(
+    'certificate',
+    certs.certificate.filter((m) => m === 'misses intermediates'),
+  );
   if (Object.keys(errors).length) throw new Invalid(errors);
 }
 
@@ -80,7 +94,8 @@ export async function updatePagesDomain(deps: Deps, domain: PagesDomainRow, give
   const keptKey = given.certificate !== undefined && given.key === undefined && domain.encrypted_key ? open(deps.config, KEY_PURPOSE, domain.encrypted_key) : null;
   const input = { domain: domain.domain, certificate, key: given.key ?? keptKey };
   await validate(deps, input, domain.id);
-  await deps.db('pages_domains')
+  await deps
+    .db('pages_domains')
     .where({ id: domain.id })
     .update({ ...(await columnsOf(deps, input)), updated_at: now() });
   return deps.db('pages_domains').where({ id: domain.id }).first();

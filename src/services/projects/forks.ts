@@ -32,15 +32,20 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
       await whileRepositoryExists(deps, parent, () => run('git', ['clone', '--bare', '--local', '--quiet', parentDir, dir]));
       await run('git', [`--git-dir=${dir}`, 'remote', 'remove', 'origin']).catch(() => undefined);
     };
-    fork = await createProject(deps, user, {
-      name: parent.name,
-      path: parent.path,
-      namespace_id: namespace.id,
-      description: parent.description ?? undefined,
-      visibility: visibilityName(level),
-      shared_runners_enabled: !!parent.shared_runners_enabled,
-      jobs_enabled: !!parent.jobs_enabled,
-    }, clone);
+    fork = await createProject(
+      deps,
+      user,
+      {
+        name: parent.name,
+        path: parent.path,
+        namespace_id: namespace.id,
+        description: parent.description ?? undefined,
+        visibility: visibilityName(level),
+        shared_runners_enabled: !!parent.shared_runners_enabled,
+        jobs_enabled: !!parent.jobs_enabled,
+      },
+      clone,
+    );
   } catch (err) {
     if (err instanceof Invalid) throw new ForkFailed(err.fields);
     throw err;

@@ -136,12 +136,7 @@ function limitReached(user: UserRow): LimitReached {
  * clone), renamed into place under the project's lock. A failure to create the repository
  * removes the row again.
  */
-export async function createProject(
-  deps: Deps,
-  owner: UserRow,
-  attrs: NewProject,
-  populate?: (dir: string) => Promise<void>,
-): Promise<ProjectWithNamespace> {
+export async function createProject(deps: Deps, owner: UserRow, attrs: NewProject, populate?: (dir: string) => Promise<void>): Promise<ProjectWithNamespace> {
   // The instance's default visibility for new projects; a restricted level is refused first.
   const settings = await settingsOf(deps);
   const level = attrs.visibility !== undefined ? visibilityLevel(attrs.visibility) : settings.default_project_visibility;
@@ -346,13 +341,7 @@ export interface ShareLink {
 }
 
 /** Shares a project with a group; 409 when already shared or when it is the project's own group. */
-export async function shareWithGroup(
-  deps: Deps,
-  project: ProjectWithNamespace,
-  group: NamespaceRow,
-  groupAccess: number,
-  expiresAt: string | null,
-): Promise<ShareLink> {
+export async function shareWithGroup(deps: Deps, project: ProjectWithNamespace, group: NamespaceRow, groupAccess: number, expiresAt: string | null): Promise<ShareLink> {
   return deps.db.transaction(async (tx) => {
     const ownAncestor = await tx('namespace_ancestors').where({ namespace_id: project.namespace_id, ancestor_id: group.id }).first();
     if (ownAncestor) throw new Conflict('Project cannot be shared with the group it is in or one of its ancestors.');
@@ -378,4 +367,3 @@ export async function shareWithGroup(
 export async function unshareWithGroup(db: Conn, project: ProjectRow, groupId: number): Promise<boolean> {
   return (await db('project_group_links').where({ project_id: project.id, group_id: groupId }).delete()) > 0;
 }
-

@@ -86,9 +86,7 @@ async function deleteMergedIn(deps: Deps, loaded: ProjectContext, gitdir: string
   const merged = await mergedInto(gitdir, root, heads);
   const deleted: string[] = [];
   const rules = await BranchRules.load(deps.db, project); // one query, not one per branch
-  const openSources = new Set<string>(
-    await deps.db('merge_requests').where({ source_project_id: project.id, state: 'opened' }).pluck('source_branch'),
-  );
+  const openSources = new Set<string>(await deps.db('merge_requests').where({ source_project_id: project.id, state: 'opened' }).pluck('source_branch'));
   for (const name of [...merged].sort()) {
     if (name === project.default_branch || rules.isProtected(name) || openSources.has(name)) continue;
     const removed = await withProjectRepository(deps, project, async () => {

@@ -64,11 +64,7 @@ async function underLocksOf<M extends { projectId: number }, T>(deps: Deps, plan
  * `writeRows`, which deletes their rows: each is journalled and moved into the trash first,
  * then removed once the rows are gone, or put back if they are not.
  */
-export async function deleteRepositoriesOf<T>(
-  deps: Deps,
-  plan: () => Promise<{ projectId: number; fullPath: string }[]>,
-  writeRows: () => Promise<T>,
-): Promise<T> {
+export async function deleteRepositoriesOf<T>(deps: Deps, plan: () => Promise<{ projectId: number; fullPath: string }[]>, writeRows: () => Promise<T>): Promise<T> {
   return underLocksOf(deps, plan, async (list) => {
     try {
       for (const p of list) {

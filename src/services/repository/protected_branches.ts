@@ -70,12 +70,7 @@ export async function destroyRule(db: Conn, rule: ProtectedBranchRule): Promise<
  * branches/:branch/protect: creates the branch's rule (developers_can_* true → 30, else 40),
  * or updates only the flags that were given on an existing one.
  */
-export async function legacyProtect(
-  db: Conn,
-  projectId: number,
-  branch: string,
-  flags: { developersCanPush?: boolean; developersCanMerge?: boolean },
-): Promise<void> {
+export async function legacyProtect(db: Conn, projectId: number, branch: string, flags: { developersCanPush?: boolean; developersCanMerge?: boolean }): Promise<void> {
   const level = (flag: boolean | undefined) => (flag ? DEVELOPER : MASTER);
   const existing = await findRule(db, projectId, branch);
   if (!existing) {
@@ -104,12 +99,7 @@ export async function legacyUnprotect(db: Conn, projectId: number, branch: strin
  * unless given), unless protection is off or a rule already covers it. 1 lets developers
  * push, 3 lets them merge, 2 neither.
  */
-export async function protectDefaultBranch(
-  db: Db,
-  project: Pick<ProjectWithNamespace, 'id'>,
-  branch: string,
-  protection?: number,
-): Promise<void> {
+export async function protectDefaultBranch(db: Db, project: Pick<ProjectWithNamespace, 'id'>, branch: string, protection?: number): Promise<void> {
   protection ??= (await settingsOf({ db })).default_branch_protection;
   if (protection === PROTECTION_NONE) return;
   if ((await BranchRules.load(db, project)).isProtected(branch)) return;

@@ -113,7 +113,8 @@ export async function recoverRepositories(deps: Deps, withLock: (id: number, fn:
   for (const name of trashBefore) if (!inUse.has(name)) await deps.repos.purge(name);
   await sweepTemp(deps);
 
-  const rows: { id: number; path: string; full_path: string; created_at: string }[] = await deps.db('projects as p')
+  const rows: { id: number; path: string; full_path: string; created_at: string }[] = await deps
+    .db('projects as p')
     .join('namespaces as n', 'n.id', 'p.namespace_id')
     .select('p.id', 'p.path', 'n.full_path', 'p.created_at');
   // A project created in the last minute may be getting its repository from a live process.

@@ -22,7 +22,9 @@ export const RELEASE_MISSING = 'Release does not exist';
 /** The releases of these tag names of the project, by tag name (one query). */
 export async function releasesByTag(db: Conn, projectId: number, tags: string[]): Promise<Map<string, ReleaseRow>> {
   if (!tags.length) return new Map();
-  const rows: ReleaseRow[] = await db('releases').where({ project_id: projectId }).whereIn('tag', [...new Set(tags)]);
+  const rows: ReleaseRow[] = await db('releases')
+    .where({ project_id: projectId })
+    .whereIn('tag', [...new Set(tags)]);
   return new Map(rows.map((r) => [r.tag, r]));
 }
 

@@ -167,7 +167,10 @@ export async function updateSettings(deps: { db: Db }, input: SettingsInput): Pr
     const changed: Record<string, unknown> = row ? JSON.parse(row.changed) : {};
     for (const name of SETTING_NAMES) if (name in values) changed[name] = values[name];
     const stamp = now();
-    if (row) await tx('application_settings').where({ id: 1 }).update({ changed: JSON.stringify(changed), updated_at: stamp });
+    if (row)
+      await tx('application_settings')
+        .where({ id: 1 })
+        .update({ changed: JSON.stringify(changed), updated_at: stamp });
     else await tx('application_settings').insert({ id: 1, changed: JSON.stringify(changed), created_at: stamp, updated_at: stamp });
     await bumpEpoch(tx, 'settings');
     return { ...next, updated_at: stamp, created_at: row?.created_at ?? stamp };

@@ -39,8 +39,7 @@ function validEmail(value: string): boolean {
 }
 
 const DURATION_WORDS = new Set(
-  ('seconds second secs sec s minutes minute mins min m hours hour hrs hr h days day dy d ' +
-    'weeks week wks wk w months mo mos month years year yrs yr y and').split(' '),
+  ('seconds second secs sec s minutes minute mins min m hours hour hrs hr h days day dy d ' + 'weeks week wks wk w months mo mos month years year yrs yr y and').split(' '),
 );
 
 /** ChronicDuration.parse with raise_exceptions (GitLab's setting): every word a number or a unit. */

@@ -83,7 +83,10 @@ export async function updateSnippet(db: Conn, settings: SnippetSettings, editor:
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) if (value !== snippet[key as keyof SnippetRow]) changed[key] = value;
   return db.transaction(async (tx) => {
-    if (Object.keys(changed).length) await tx('snippets').where({ id: snippet.id }).update({ ...changed, updated_at: now() });
+    if (Object.keys(changed).length)
+      await tx('snippets')
+        .where({ id: snippet.id })
+        .update({ ...changed, updated_at: now() });
     return (await tx('snippets').where({ id: snippet.id }).first()) as SnippetRow;
   });
 }
@@ -108,5 +111,8 @@ export async function deleteSnippet(db: Conn, snippet: SnippetRow): Promise<void
 /** For a user's deletion (inside its transaction): GitLab destroys the user's snippets. */
 export async function deleteSnippetsOfAuthor(tx: Tx | Conn, userId: number): Promise<void> {
   const rows: { id: number }[] = await tx('snippets').where({ author_id: userId }).select('id');
-  await removeSnippets(tx, rows.map((r) => r.id));
+  await removeSnippets(
+    tx,
+    rows.map((r) => r.id),
+  );
 }

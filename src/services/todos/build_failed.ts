@@ -13,7 +13,6 @@ import { now } from '../../store/time.js';
 import { flag } from '../../store/rows.js';
 import { openMergeRequestsAtCommit } from '../../finders/merge_request_pipelines.js';
 
-
 /** The author, and the merge user while merge_when_pipeline_succeeds is set. */
 function peopleOf(mr: MergeRequestRow): number[] {
   const ids = [mr.author_id];
@@ -39,8 +38,16 @@ export async function buildFailedTodos(db: Conn, build: BuildRow): Promise<void>
       if (await pendingOn(db, userId, mr).first('id')) continue;
       const stamp = now();
       await db('todos').insert({
-        user_id: userId, project_id: mr.target_project_id, author_id: userId, target_type: 'MergeRequest', target_id: mr.id,
-        note_id: null, action: TODO_ACTIONS.build_failed, state: 'pending', created_at: stamp, updated_at: stamp,
+        user_id: userId,
+        project_id: mr.target_project_id,
+        author_id: userId,
+        target_type: 'MergeRequest',
+        target_id: mr.id,
+        note_id: null,
+        action: TODO_ACTIONS.build_failed,
+        state: 'pending',
+        created_at: stamp,
+        updated_at: stamp,
       });
     }
   }

@@ -52,15 +52,7 @@ function pending(tx: Conn, userId: number, target: TodoTarget) {
  * Creates a pending to-do of `action` for each user who may read the target and has none
  * pending on it yet. Returns the ids of the new to-dos.
  */
-async function createTodos(
-  tx: Conn,
-  loaded: Loaded,
-  actor: UserRow,
-  target: TodoTarget,
-  userIds: number[],
-  action: TodoAction,
-  noteId: number | null = null,
-): Promise<number[]> {
+async function createTodos(tx: Conn, loaded: Loaded, actor: UserRow, target: TodoTarget, userIds: number[], action: TodoAction, noteId: number | null = null): Promise<number[]> {
   const readers = await todoReaders(tx, loaded.project, loaded.facts, [...new Set(userIds)]);
   const created: number[] = [];
   for (const userId of readers) {

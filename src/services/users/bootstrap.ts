@@ -28,7 +28,9 @@ export async function bootstrap(deps: Deps): Promise<void> {
   if (config.rootToken) {
     const secret = config.rootToken;
     const outcome = await db.transaction(async (tx) => {
-      const known = await tx('personal_access_tokens').where({ token_digest: tokenDigest(secret) }).first('id');
+      const known = await tx('personal_access_tokens')
+        .where({ token_digest: tokenDigest(secret) })
+        .first('id');
       if (known) return 'known';
       // root may have been deleted since: the token then belongs to the oldest active admin.
       const admin = await tx('users').where({ admin: true, state: 'active' }).orderBy('id').first('id');

@@ -59,28 +59,35 @@ export async function deleteUser(deps: Deps, user: UserRow, opts: { hardDelete?:
   const plan = async () => {
     const groups = opts.hardDelete ? await soloOwnedGroups(deps.db, user.id) : [];
     const roots = [...(await deps.db('namespaces').where({ kind: 'user', owner_id: user.id }).pluck('id')), ...groups.map((g) => g.id)];
-    const rows: { id: number; path: string; full_path: string }[] = await deps.db('projects as p')
+    const rows: { id: number; path: string; full_path: string }[] = await deps
+      .db('projects as p')
       .join('namespaces as n', 'n.id', 'p.namespace_id')
       .whereIn('p.namespace_id', deps.db('namespace_ancestors').select('namespace_id').whereIn('ancestor_id', roots))
       .select('p.id', 'p.path', 'n.full_path');
     return rows.map((r) => ({ projectId: r.id, fullPath: `${r.full_path}/${r.path}` }));
   };
-  const folders = await deleteRepositoriesOf(deps, plan, () => deps.db.transaction(async (tx) => {
-    const groups = await soloOwnedGroups(tx, user.id);
-    if (groups.length && !opts.hardDelete) throw new Conflict(SOLE_OWNER_MESSAGE);
-    const personal: NamespaceRow[] = await tx('namespaces').where({ kind: 'user', owner_id: user.id });
-    const roots = [...personal, ...groups];
-    // GitLab destroys a user's snippets (with their notes and award emoji) with them.
-    await deleteSnippetsOfAuthor(tx, user.id);
-    if (roots.length) await destroyNamespaces(tx, roots.map((n) => n.id));
-    await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
-    await deleteKeysOfUsers(tx, [user.id]);
-    await announce(tx, { name: 'userDestroyed', user });
-    await tx('users').where({ id: user.id }).delete();
-    // A subgroup's folder goes with its removed parent's.
-    const paths = roots.map((n) => n.full_path);
-    return paths.filter((p) => !paths.some((other) => p.toLowerCase().startsWith(`${other.toLowerCase()}/`)));
-  }));
+  const folders = await deleteRepositoriesOf(deps, plan, () =>
+    deps.db.transaction(async (tx) => {
+      const groups = await soloOwnedGroups(tx, user.id);
+      if (groups.length && !opts.hardDelete) throw new Conflict(SOLE_OWNER_MESSAGE);
+      const personal: NamespaceRow[] = await tx('namespaces').where({ kind: 'user', owner_id: user.id });
+      const roots = [...personal, ...groups];
+      // GitLab destroys a user's snippets (with their notes and award emoji) with them.
+      await deleteSnippetsOfAuthor(tx, user.id);
+      if (roots.length)
+        await destroyNamespaces(
+          tx,
+          roots.map((n) => n.id),
+        );
+      await tx('custom_attributes').where({ subject_type: 'user', subject_id: user.id }).delete();
+      await deleteKeysOfUsers(tx, [user.id]);
+      await announce(tx, { name: 'userDestroyed', user });
+      await tx('users').where({ id: user.id }).delete();
+      // A subgroup's folder goes with its removed parent's.
+      const paths = roots.map((n) => n.full_path);
+      return paths.filter((p) => !paths.some((other) => p.toLowerCase().startsWith(`${other.toLowerCase()}/`)));
+    }),
+  );
   for (const folder of folders) {
     try {
       await removeNamespaceDir(deps.repos.root, folder);

@@ -68,7 +68,6 @@ export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
   return (await findUserById(tx, id))!;
 }
 
-
 export interface UserFlags {
   admin?: boolean;
   can_create_group?: boolean;
@@ -105,10 +104,7 @@ async function conflictWithOtherUser(db: Conn, exceptId: number | null, email?: 
   if (email !== undefined && (await other(db('users').whereRaw('lower(email) = ?', [email.toLowerCase()])).first('id'))) {
     return new Conflict('Email has already been taken');
   }
-  if (
-    username !== undefined &&
-    (await other(db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).where('username', username)).first('id'))
-  ) {
+  if (username !== undefined && (await other(db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).where('username', username)).first('id'))) {
     return new Conflict('Username has already been taken');
   }
   return null;
@@ -230,9 +226,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
         .update({ ...changes, updated_at: stamp });
       if (renaming) {
         const path = input.username!;
-        await tx('namespaces')
-          .where({ kind: 'user', owner_id: user.id })
-          .update({ name: path, path, full_path: path, full_name: path, updated_at: stamp });
+        await tx('namespaces').where({ kind: 'user', owner_id: user.id }).update({ name: path, path, full_path: path, full_name: path, updated_at: stamp });
       }
     });
   try {
@@ -250,7 +244,8 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
 
 /** The repositories of the user's personal namespace, from `<username>/…` to `<to>/…`. */
 async function personalMoves(deps: Deps, user: UserRow, to: string): Promise<RepositoryMove[]> {
-  const rows: { id: number; path: string; full_path: string }[] = await deps.db('projects as p')
+  const rows: { id: number; path: string; full_path: string }[] = await deps
+    .db('projects as p')
     .join('namespaces as n', 'n.id', 'p.namespace_id')
     .where({ 'n.kind': 'user', 'n.owner_id': user.id })
     .select('p.id', 'p.path', 'n.full_path');

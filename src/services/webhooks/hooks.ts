@@ -36,7 +36,9 @@ export async function createHook(db: Conn, type: HookType, projectId: number | n
 export async function updateHook(db: Conn, hook: WebHookRow, input: HookInput): Promise<WebHookRow> {
   check(input);
   const values = { ...input, ...(input.url !== undefined ? { url: input.url.trim() } : {}) };
-  await db('web_hooks').where({ id: hook.id }).update({ ...values, updated_at: now() });
+  await db('web_hooks')
+    .where({ id: hook.id })
+    .update({ ...values, updated_at: now() });
   return (await db('web_hooks').where({ id: hook.id }).first()) as WebHookRow;
 }
 

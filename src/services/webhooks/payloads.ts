@@ -16,7 +16,18 @@ import { commitHookAttrs, projectHookAttrs, projectRow, repositoryAttrs, userHoo
 import { findUserById } from '../../finders/users.js';
 
 function labelHookAttrs(l: LabelRow): Json {
-  return { id: l.id, title: l.title, color: l.color, project_id: l.project_id, created_at: l.created_at, updated_at: l.updated_at, template: false, description: l.description, type: 'ProjectLabel', group_id: null };
+  return {
+    id: l.id,
+    title: l.title,
+    color: l.color,
+    project_id: l.project_id,
+    created_at: l.created_at,
+    updated_at: l.updated_at,
+    template: false,
+    description: l.description,
+    type: 'ProjectLabel',
+    group_id: null,
+  };
 }
 
 function issueAttrs(deps: Deps, project: ProjectWithNamespace, issue: IssueRow, assigneeIds: number[]): Json {
@@ -101,7 +112,10 @@ function workInProgress(title: string): boolean {
 function changesJson(changes: Changes, present: (v: unknown) => unknown = (v) => v): Json {
   const out: Json = {};
   for (const [key, [previous, current]] of Object.entries(changes)) {
-    out[key] = key === 'labels' ? { previous: (previous as LabelRow[]).map(labelHookAttrs), current: (current as LabelRow[]).map(labelHookAttrs) } : { previous: present(previous), current: present(current) };
+    out[key] =
+      key === 'labels'
+        ? { previous: (previous as LabelRow[]).map(labelHookAttrs), current: (current as LabelRow[]).map(labelHookAttrs) }
+        : { previous: present(previous), current: present(current) };
   }
   return out;
 }
@@ -173,7 +187,12 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
         project: projectAttrs,
         commits: event.commits.map((c) => ({ ...c, url: `${web}/commit/${c.id}` })),
         total_commits_count: event.totalCommits,
-        repository: { ...repositoryAttrs(projectAttrs), git_http_url: projectAttrs.git_http_url, git_ssh_url: projectAttrs.git_ssh_url, visibility_level: project.visibility_level },
+        repository: {
+          ...repositoryAttrs(projectAttrs),
+          git_http_url: projectAttrs.git_http_url,
+          git_ssh_url: projectAttrs.git_ssh_url,
+          visibility_level: project.visibility_level,
+        },
       };
     case 'issue': {
       const assignees: UserRow[] = event.assigneeIds.length ? await deps.db('users').whereIn('id', event.assigneeIds).orderBy('id') : [];
@@ -238,8 +257,15 @@ export async function buildHookBody(deps: Deps, event: HookEvent): Promise<Json 
       if (commitId) body.commit = await commitHookAttrs(deps, project, commitId);
       if (snippet) {
         body.snippet = {
-          id: snippet.id, title: snippet.title, content: snippet.content, author_id: snippet.author_id, project_id: snippet.project_id,
-          created_at: snippet.created_at, updated_at: snippet.updated_at, file_name: snippet.file_name, type: 'ProjectSnippet',
+          id: snippet.id,
+          title: snippet.title,
+          content: snippet.content,
+          author_id: snippet.author_id,
+          project_id: snippet.project_id,
+          created_at: snippet.created_at,
+          updated_at: snippet.updated_at,
+          file_name: snippet.file_name,
+          type: 'ProjectSnippet',
           visibility_level: snippet.visibility_level,
         };
       }

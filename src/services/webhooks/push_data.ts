@@ -38,7 +38,16 @@ function trimNewlines(text: string): string {
  * parent (Commit#hook_attrs(with_changed_files: true)): one `git log`.
  */
 async function logCommits(gitdir: string, range: string[], max: number): Promise<CommitSnapshot[]> {
-  const out = await git(gitdir, ['log', `--max-count=${max}`, '--no-renames', '--diff-merges=first-parent', '--name-status', '--format=%x1e%H%x1f%an%x1f%ae%x1f%cI%x1f%B%x1f', ...range, '--']);
+  const out = await git(gitdir, [
+    'log',
+    `--max-count=${max}`,
+    '--no-renames',
+    '--diff-merges=first-parent',
+    '--name-status',
+    '--format=%x1e%H%x1f%an%x1f%ae%x1f%cI%x1f%B%x1f',
+    ...range,
+    '--',
+  ]);
   const commits: CommitSnapshot[] = [];
   for (const record of out.split('\u001e')) {
     const fields = record.split('\u001f');
@@ -76,7 +85,13 @@ async function tagMessage(gitdir: string, oid: string): Promise<string | null> {
 }
 
 /** The hook events of a push, with their scopes; empty when no hook wants them. */
-export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[], defaultBranch: string | null): Promise<{ scope: HookScope; event: HookEvent }[]> {
+export async function pushHookEvents(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  user: UserRow,
+  updates: PushedRef[],
+  defaultBranch: string | null,
+): Promise<{ scope: HookScope; event: HookEvent }[]> {
   const wantsPush = await projectHasHooks(deps.db, project.id, 'push_hooks');
   const wantsTag = await projectHasHooks(deps.db, project.id, 'tag_push_hooks');
   if (!wantsPush && !wantsTag) return [];
@@ -101,7 +116,10 @@ export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, 
         const name = u.ref.slice(BRANCH.length);
         let base: string | null = blank(u.oldOid) ? null : u.oldOid;
         if (base === null && defaultBranch && defaultBranch !== name) {
-          base = await git(gitdir, ['rev-parse', '--verify', '--quiet', `${BRANCH}${defaultBranch}`]).then((o) => o.trim() || null, () => null);
+          base = await git(gitdir, ['rev-parse', '--verify', '--quiet', `${BRANCH}${defaultBranch}`]).then(
+            (o) => o.trim() || null,
+            () => null,
+          );
         }
         ({ commits, total } = await branchCommits(gitdir, base, u.newOid));
         checkout = u.newOid;
@@ -111,7 +129,19 @@ export async function pushHookEvents(deps: Deps, project: ProjectWithNamespace, 
     }
     out.push({
       scope: isTag ? 'tag_push_hooks' : 'push_hooks',
-      event: { kind: 'push', tag: isTag, projectId: project.id, userId: user.id, before: u.oldOid || '0'.repeat(40), after: u.newOid || '0'.repeat(40), ref: u.ref, checkoutSha: checkout, message, commits, totalCommits: total },
+      event: {
+        kind: 'push',
+        tag: isTag,
+        projectId: project.id,
+        userId: user.id,
+        before: u.oldOid || '0'.repeat(40),
+        after: u.newOid || '0'.repeat(40),
+        ref: u.ref,
+        checkoutSha: checkout,
+        message,
+        commits,
+        totalCommits: total,
+      },
     });
   }
   return out;

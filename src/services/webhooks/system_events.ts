@@ -81,7 +81,11 @@ export async function systemKeyEvent(tx: Conn, key: KeyRow, username: string, ev
 /** group_create, group_destroy (before the row goes). */
 export async function systemGroupEvent(tx: Conn, group: NamespaceRow, event: 'create' | 'destroy'): Promise<void> {
   if (!(await anySystemHook(tx))) return;
-  const owner = await tx('members as m').join('users as u', 'u.id', 'm.user_id').where({ 'm.source_type': 'group', 'm.source_id': group.id, 'm.access_level': OWNER }).orderBy('m.id').first('u.name', 'u.email');
+  const owner = await tx('members as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where({ 'm.source_type': 'group', 'm.source_id': group.id, 'm.access_level': OWNER })
+    .orderBy('m.id')
+    .first('u.name', 'u.email');
   await enqueueSystemHooks(tx, {
     event_name: `group_${event}`,
     created_at: group.created_at,

@@ -151,7 +151,6 @@ export async function enqueueSystemHooks(tx: Conn, data: Record<string, unknown>
   await enqueueFor(tx, hooks, 'system_hooks', { kind: 'data', data });
 }
 
-
 /** The labels of an issuable, in the transaction. */
 async function labelsOf(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): Promise<LabelRow[]> {
   const target = type === 'Issue' ? 'issue' : 'merge_request';
@@ -159,20 +158,51 @@ async function labelsOf(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): P
 }
 
 /** The keys of an issue's changes 10.8 reports (IssueBuilder::SAFE_HOOK_ATTRIBUTES). */
-const ISSUE_KEYS = ['assignee_id', 'author_id', 'closed_at', 'confidential', 'created_at', 'description', 'due_date', 'id', 'iid', 'milestone_id', 'project_id', 'state', 'time_estimate', 'title', 'updated_at'] as const;
+const ISSUE_KEYS = [
+  'assignee_id',
+  'author_id',
+  'closed_at',
+  'confidential',
+  'created_at',
+  'description',
+  'due_date',
+  'id',
+  'iid',
+  'milestone_id',
+  'project_id',
+  'state',
+  'time_estimate',
+  'title',
+  'updated_at',
+] as const;
 /** MergeRequestBuilder::SAFE_HOOK_ATTRIBUTES that Wharf has. */
 const MR_KEYS = [
-  'assignee_id', 'author_id', 'created_at', 'description', 'id', 'iid', 'merge_commit_sha', 'merge_status', 'milestone_id', 'source_branch',
-  'source_project_id', 'state', 'target_branch', 'target_project_id', 'time_estimate', 'title', 'updated_at',
+  'assignee_id',
+  'author_id',
+  'created_at',
+  'description',
+  'id',
+  'iid',
+  'merge_commit_sha',
+  'merge_status',
+  'milestone_id',
+  'source_branch',
+  'source_project_id',
+  'state',
+  'target_branch',
+  'target_project_id',
+  'time_estimate',
+  'title',
+  'updated_at',
 ] as const;
 
 function diffRows(before: Record<string, unknown> | null, after: Record<string, unknown>, keys: readonly string[]): Changes {
-  const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v ?? null);
+  const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : (v ?? null));
   const changes: Changes = {};
   for (const key of keys) {
     const prev = before ? norm(before[key]) : null;
     const cur = norm(after[key]);
-    if (prev !== cur) changes[key] = [before ? before[key] ?? null : null, after[key] ?? null];
+    if (prev !== cur) changes[key] = [before ? (before[key] ?? null) : null, after[key] ?? null];
   }
   return changes;
 }
@@ -181,7 +211,14 @@ function diffRows(before: Record<string, unknown> | null, after: Record<string, 
  * Queues the issue hooks of a created or changed issue (Issues::BaseService#execute_hooks):
  * `before` is the row before the change (null on create), `labelsBefore` its labels.
  */
-export async function enqueueIssueHooks(tx: Conn, issueId: number, userId: number, action: string, before: (IssueRow & { assignee_id?: number | null }) | null, labelsBefore?: LabelRow[] | null): Promise<void> {
+export async function enqueueIssueHooks(
+  tx: Conn,
+  issueId: number,
+  userId: number,
+  action: string,
+  before: (IssueRow & { assignee_id?: number | null }) | null,
+  labelsBefore?: LabelRow[] | null,
+): Promise<void> {
   const issue: IssueRow | undefined = await tx('issues').where({ id: issueId }).first();
   if (!issue) return;
   const scope: HookScope = flag(issue.confidential) ? 'confidential_issue_hooks' : 'issue_hooks';
@@ -195,7 +232,14 @@ export async function enqueueIssueHooks(tx: Conn, issueId: number, userId: numbe
 }
 
 /** Queues the merge request hooks of a created or changed merge request (MergeRequests::BaseService#execute_hooks). */
-export async function enqueueMergeRequestHooks(tx: Conn, mrId: number, userId: number, action: string, before: MergeRequestRow | null, labelsBefore?: LabelRow[] | null): Promise<void> {
+export async function enqueueMergeRequestHooks(
+  tx: Conn,
+  mrId: number,
+  userId: number,
+  action: string,
+  before: MergeRequestRow | null,
+  labelsBefore?: LabelRow[] | null,
+): Promise<void> {
   const mr: MergeRequestRow | undefined = await tx('merge_requests').where({ id: mrId }).first();
   if (!mr) return;
   await enqueueProjectHooks(tx, mr.target_project_id, 'merge_request_hooks', async () => {
@@ -212,7 +256,10 @@ export function labelsBeforeChange(tx: Conn, type: 'Issue' | 'MergeRequest', id:
 }
 
 function labelIds(labels: LabelRow[]): string {
-  return labels.map((l) => l.id).sort((a, b) => a - b).join(',');
+  return labels
+    .map((l) => l.id)
+    .sort((a, b) => a - b)
+    .join(',');
 }
 
 /** Queues the note hooks of a new comment (Notes::PostProcessService#execute_note_hooks). */

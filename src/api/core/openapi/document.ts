@@ -80,7 +80,11 @@ class ResponseSchemas {
 
   components(): Record<string, JsonSchema> {
     const all = { ...this.gitlab.components, ...this.own };
-    return Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]]));
+    return Object.fromEntries(
+      Object.keys(all)
+        .sort()
+        .map((k) => [k, all[k]]),
+    );
   }
 }
 
@@ -104,7 +108,7 @@ export function openApiDocument(families: readonly RouteFamily[], options: Docum
       version: options.version,
       description:
         'The GitLab 10.8 REST API v4 as Wharf serves it, generated from its route table. ' +
-        'Errors have GitLab\'s bodies; lists are paginated with `page` and `per_page` (at most 100).',
+        "Errors have GitLab's bodies; lists are paginated with `page` and `per_page` (at most 100).",
     },
     servers: [{ url: '/api/v4' }],
     tags: families.map(({ family }) => ({ name: family })),

@@ -51,7 +51,10 @@ function compiles(pattern: unknown): boolean {
 
 /** The component name of a file nobody asked for by name: `gitlab.public_api.v4.commit.basic`. */
 function pathName(rel: string): string {
-  return `gitlab.${rel.replace(/\.json$/, '').split('/').join('.')}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `gitlab.${rel
+    .replace(/\.json$/, '')
+    .split('/')
+    .join('.')}`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
 export class GitLabSchemas {

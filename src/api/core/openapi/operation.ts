@@ -69,11 +69,18 @@ function signInOptional(r: Route): boolean {
 /** What the route requires, in words (the operation's description). */
 function describe(r: Route): string {
   const who =
-    r.auth === 'admin' ? 'Administrators only.' : r.auth === 'user' ? 'Signed-in users only.' : r.ability ? 'Signed in or not, as the ability allows.' : 'Anyone, signed in or not.';
+    r.auth === 'admin'
+      ? 'Administrators only.'
+      : r.auth === 'user'
+        ? 'Signed-in users only.'
+        : r.ability
+          ? 'Signed in or not, as the ability allows.'
+          : 'Anyone, signed in or not.';
   const lines = [who];
   if (r.load) lines.push(`Answers 404 when the ${SUBJECT[r.load]} named by \`id\` does not exist or is not visible.`);
   if (r.item) lines.push(`Answers 404 when the ${SUBJECT[r.item]} named in the path does not exist in it.`);
-  if (r.ability) lines.push(`Needs \`${r.ability}\` on the ${r.item ? SUBJECT[r.item] : r.load ? SUBJECT[r.load] : 'subject'}${r.denied === 401 ? ' (else 401, signed in or not)' : ''}.`);
+  if (r.ability)
+    lines.push(`Needs \`${r.ability}\` on the ${r.item ? SUBJECT[r.item] : r.load ? SUBJECT[r.load] : 'subject'}${r.denied === 401 ? ' (else 401, signed in or not)' : ''}.`);
   if (r.rules?.atLeastOneOf) lines.push(`At least one of ${r.rules.atLeastOneOf.map((n) => `\`${n}\``).join(', ')}.`);
   for (const group of r.rules?.mutuallyExclusive ?? []) lines.push(`At most one of ${group.map((n) => `\`${n}\``).join(', ')}.`);
   return lines.join(' ');

@@ -20,9 +20,7 @@ function expand(tokens: Token[]): OpenApiPath[] {
       continue;
     }
     const piece =
-      token.type === 'text'
-        ? { template: token.value, params: [] }
-        : { template: `{${token.name}}`, params: [{ name: token.name, wildcard: token.type === 'wildcard' }] };
+      token.type === 'text' ? { template: token.value, params: [] } : { template: `{${token.name}}`, params: [{ name: token.name, wildcard: token.type === 'wildcard' }] };
     out = out.map((head) => ({ template: head.template + piece.template, params: [...head.params, ...piece.params] }));
   }
   return out;

@@ -6,8 +6,7 @@ import { parseDuration } from '../../issuables/time_tracking.js';
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isArrayOfStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 export const isBoolean = (v: unknown): v is boolean => v === true || v === false;
-export const isHash = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isHash = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Ruby's `blank?`: nil, false, empty string/array/hash, whitespace-only string. */
 export function isBlank(v: unknown): boolean {
@@ -54,8 +53,7 @@ export function isEnvironmentName(name: string): boolean {
   return true;
 }
 
-export const ENVIRONMENT_NAME_MESSAGE =
-  "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'";
+export const ENVIRONMENT_NAME_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'";
 
 /** `config contains unknown keys: a, b` or null. */
 export function unknownKeys(config: Record<string, unknown>, allowed: readonly string[]): string | null {

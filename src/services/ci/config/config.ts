@@ -39,8 +39,11 @@ export function parseCiConfig(text: string): CiConfig {
 
 function globalsError(raw: Record<string, unknown>): string | null {
   const checks: [string, (at: string, v: unknown) => string | null][] = [
-    ['before_script', checkScript], ['after_script', checkScript], ['variables', checkVariables],
-    ['stages', checkStages], ['types', checkStages],
+    ['before_script', checkScript],
+    ['after_script', checkScript],
+    ['variables', checkVariables],
+    ['stages', checkStages],
+    ['types', checkStages],
   ];
   for (const [key, check] of checks) {
     if (raw[key] === undefined || raw[key] === null) continue;

@@ -2,8 +2,18 @@
 // Artifacts, Environment, Coverage, Variables): each returns its first error as GitLab words
 // it, prefixed by its location (`jobs:build:artifacts`), or null when valid.
 import {
-  ENVIRONMENT_NAME_MESSAGE, isArrayOfStrings, isArrayOfStringsOrRegexps, isBlank, isBoolean, isDuration,
-  isEnvironmentName, isHash, isRegexp, isString, isVariables, unknownKeys,
+  ENVIRONMENT_NAME_MESSAGE,
+  isArrayOfStrings,
+  isArrayOfStringsOrRegexps,
+  isBlank,
+  isBoolean,
+  isDuration,
+  isEnvironmentName,
+  isHash,
+  isRegexp,
+  isString,
+  isVariables,
+  unknownKeys,
 } from './checks.js';
 
 type Check = (at: string, v: unknown) => string | null;
@@ -12,13 +22,11 @@ type Check = (at: string, v: unknown) => string | null;
 export const checkScript: Check = (at, v) => (isArrayOfStrings(v) ? null : `${at} config should be an array of strings`);
 
 /** script: a string or an array of strings. */
-export const checkCommands: Check = (at, v) =>
-  isString(v) || isArrayOfStrings(v) ? null : `${at} config should be a string or an array of strings`;
+export const checkCommands: Check = (at, v) => (isString(v) || isArrayOfStrings(v) ? null : `${at} config should be a string or an array of strings`);
 
 export const checkStages: Check = (at, v) => (isArrayOfStrings(v) ? null : `${at} config should be an array of strings`);
 
-export const checkVariables: Check = (at, v) =>
-  isVariables(v) ? null : `${at} config should be a hash of key value pairs`;
+export const checkVariables: Check = (at, v) => (isVariables(v) ? null : `${at} config should be a hash of key value pairs`);
 
 export const checkCoverage: Check = (at, v) => {
   const ok = isString(v) && v.length >= 2 && v.startsWith('/') && v.endsWith('/') && isRegexp(v.slice(1, -1));

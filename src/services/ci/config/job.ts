@@ -3,14 +3,29 @@
 // dependencies), then its entries in declaration order; the first error wins. Returns the
 // job as pipeline creation needs it, global before/after_script, image and variables folded in.
 import { isArrayOfStrings, isBlank, isBoolean, isHash, unknownKeys } from './checks.js';
-import {
-  checkArtifacts, checkCommands, checkCoverage, checkEnvironment, checkPolicy, checkScript, checkVariables,
-} from './entries.js';
+import { checkArtifacts, checkCommands, checkCoverage, checkEnvironment, checkPolicy, checkScript, checkVariables } from './entries.js';
 import { CiConfigError, type CiEnvironment, type CiJob, type RefPolicy } from './types.js';
 
 export const JOB_KEYS = [
-  'tags', 'script', 'only', 'except', 'type', 'image', 'services', 'allow_failure', 'stage', 'when', 'artifacts',
-  'cache', 'dependencies', 'before_script', 'after_script', 'variables', 'environment', 'coverage', 'retry',
+  'tags',
+  'script',
+  'only',
+  'except',
+  'type',
+  'image',
+  'services',
+  'allow_failure',
+  'stage',
+  'when',
+  'artifacts',
+  'cache',
+  'dependencies',
+  'before_script',
+  'after_script',
+  'variables',
+  'environment',
+  'coverage',
+  'retry',
 ] as const;
 
 const WHENS = ['on_success', 'on_failure', 'always', 'manual'];
@@ -43,9 +58,17 @@ export function jobError(name: string, config: unknown): string | null {
     return `${at} dependencies should be an array of strings`;
   }
   const entries: [string, (at: string, v: unknown) => string | null][] = [
-    ['before_script', checkScript], ['script', checkCommands], ['stage', stageCheck], ['type', stageCheck],
-    ['after_script', checkScript], ['only', checkPolicy], ['except', checkPolicy], ['variables', checkVariables],
-    ['artifacts', checkArtifacts], ['environment', checkEnvironment], ['coverage', checkCoverage],
+    ['before_script', checkScript],
+    ['script', checkCommands],
+    ['stage', stageCheck],
+    ['type', stageCheck],
+    ['after_script', checkScript],
+    ['only', checkPolicy],
+    ['except', checkPolicy],
+    ['variables', checkVariables],
+    ['artifacts', checkArtifacts],
+    ['environment', checkEnvironment],
+    ['coverage', checkCoverage],
   ];
   for (const [key, check] of entries) {
     if (config[key] === undefined || config[key] === null) continue;
@@ -74,12 +97,15 @@ export function buildJob(name: string, c: Record<string, unknown>, stages: strin
   const stageIdx = stages.indexOf(stage);
   if (stageIdx < 0) throw new CiConfigError(`${name} job: stage parameter should be ${stages.join(', ')}`);
   const env = c.environment;
-  const environment: CiEnvironment | undefined =
-    env == null ? undefined : typeof env === 'string' ? { name: env } : (env as CiEnvironment);
+  const environment: CiEnvironment | undefined = env == null ? undefined : typeof env === 'string' ? { name: env } : (env as CiEnvironment);
   const script = typeof c.script === 'string' ? [c.script] : (c.script as string[]);
   const when = (c.when ?? 'on_success') as CiJob['when'];
   return {
-    name, stage, stageIdx, script, when,
+    name,
+    stage,
+    stageIdx,
+    script,
+    when,
     beforeScript: (c.before_script as string[] | undefined) ?? d.beforeScript ?? [],
     afterScript: (c.after_script as string[] | undefined) ?? d.afterScript ?? [],
     // GitLab 10.8: a manual job is allowed to fail unless it says otherwise.

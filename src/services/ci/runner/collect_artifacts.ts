@@ -39,7 +39,15 @@ export interface Collected {
 /** The helper's exit code when there was nothing to archive (a warning, not a failure). */
 const NOTHING_TO_ARCHIVE = 3;
 
-export async function collectArtifacts(deps: Deps, build: BuildRow, space: JobSpace, a: ArtifactsOptions, filename: string, trace: TraceWriter, control: RunControl): Promise<Collected> {
+export async function collectArtifacts(
+  deps: Deps,
+  build: BuildRow,
+  space: JobSpace,
+  a: ArtifactsOptions,
+  filename: string,
+  trace: TraceWriter,
+  control: RunControl,
+): Promise<Collected> {
   trace.note('Uploading artifacts...');
   const target = artifactsFile(deps, build.project_id, build.id);
   fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -15,7 +15,8 @@ import { runControlled, type RunControl } from './run_shell.js';
 /** Unpacks the dependencies' archives; false when the helper failed (the job fails then). */
 export async function unpackDependencies(deps: Deps, build: BuildRow, names: string[] | undefined, space: JobSpace, trace: TraceWriter, control: RunControl): Promise<boolean> {
   if (names && !names.length) return true;
-  let query = deps.db('ci_builds')
+  let query = deps
+    .db('ci_builds')
     .where({ pipeline_id: build.pipeline_id, retried: false, status: 'success' })
     .where('stage_idx', '<', build.stage_idx)
     .whereNotNull('artifacts_file')

@@ -19,7 +19,6 @@ export interface Claimed {
   token: string;
 }
 
-
 function leaseUntil(leaseMs: number): string {
   return new Date(Date.now() + leaseMs).toISOString();
 }
@@ -41,15 +40,15 @@ export async function claimNextBuild(db: Db, owner: string, leaseMs: number): Pr
 /** Keeps this owner's running jobs claimed for another lease. */
 export async function renewLeases(db: Db, owner: string, ids: number[], leaseMs: number): Promise<void> {
   if (!ids.length) return;
-  await db('ci_builds').whereIn('id', ids).where({ runner_owner: owner, status: 'running' }).update({ lease_until: leaseUntil(leaseMs) });
+  await db('ci_builds')
+    .whereIn('id', ids)
+    .where({ runner_owner: owner, status: 'running' })
+    .update({ lease_until: leaseUntil(leaseMs) });
 }
 
 /** Fails the running jobs whose lease expired (their process died); answers their ids. */
 export async function failAbandonedBuilds(db: Db, onFailed?: (build: BuildRow) => void): Promise<number[]> {
-  const stale: BuildRow[] = await db('ci_builds')
-    .where({ type: BUILD_TYPE, status: 'running' })
-    .whereNotNull('lease_until')
-    .where('lease_until', '<', new Date().toISOString());
+  const stale: BuildRow[] = await db('ci_builds').where({ type: BUILD_TYPE, status: 'running' }).whereNotNull('lease_until').where('lease_until', '<', new Date().toISOString());
   const failed: number[] = [];
   for (const b of stale) {
     const moved = await transitionBuild(db, b.id, 'failed', { runner_owner: null, lease_until: null });

@@ -74,7 +74,10 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
     } else trace.note('ERROR: Job failed: the artifacts of the dependencies could not be unpacked');
     const stopped = control.stopReason();
     if (stopped) trace.note(stopMessage(stopped, project.build_timeout, deps.config.runnerLimits.diskBytes));
-    else if (code !== 0) trace.note(space.oomKilled() ? `ERROR: Job failed: out of memory (the job's limit is ${deps.config.runnerLimits.memoryBytes} bytes)` : `ERROR: Job failed: exit code ${code ?? 1}`);
+    else if (code !== 0)
+      trace.note(
+        space.oomKilled() ? `ERROR: Job failed: out of memory (the job's limit is ${deps.config.runnerLimits.memoryBytes} bytes)` : `ERROR: Job failed: exit code ${code ?? 1}`,
+      );
     outcome = code === 0 && !stopped ? 'success' : 'failed';
     if (options.after_script?.length && stopped !== 'canceled' && stopped !== 'shutdown') {
       trace.note('Running after script...');
@@ -105,7 +108,10 @@ export async function runJob(deps: Deps, build: BuildRow, token: string, control
   }
   // A job canceled meanwhile stays canceled (transitionBuild refuses the move); its lease goes.
   if (!(await transitionBuild(deps.db, build.id, outcome, changes))) {
-    await deps.db('ci_builds').where({ id: build.id }).update({ runner_owner: null, lease_until: null, coverage: changes.coverage ?? null });
+    await deps
+      .db('ci_builds')
+      .where({ id: build.id })
+      .update({ runner_owner: null, lease_until: null, coverage: changes.coverage ?? null });
   }
 }
 

@@ -55,7 +55,14 @@ export interface RunControl {
 }
 
 /** Runs a step unless the job is stopping, killable by the runner while it runs; its exit code. */
-export async function runControlled(config: SandboxConfig, step: Step, env: Record<string, string>, trace: TraceWriter, control: RunControl, stdout?: Writable): Promise<number | null> {
+export async function runControlled(
+  config: SandboxConfig,
+  step: Step,
+  env: Record<string, string>,
+  trace: TraceWriter,
+  control: RunControl,
+  stdout?: Writable,
+): Promise<number | null> {
   if (control.stopReason()) return null;
   const run = runStep(config, step, env, trace, stdout);
   control.onKill(run.kill);

@@ -91,7 +91,10 @@ function bwrapArgs(config: SandboxConfig, step: Pick<Step, 'mounts' | 'cwd' | 'h
   args.push(...systemMounts(), '--proc', '/proc', '--dev', '/dev');
   for (const dir of ['/tmp', '/var/tmp', '/dev/shm']) args.push('--perms', '1777', '--size', tmp, '--tmpfs', dir);
   args.push(...masks(config));
-  const mounts: Mount[] = [...(step.helper ? ['dist', 'node_modules', 'package.json'].map((part) => ({ host: path.join(INSTALL_ROOT, part), inside: `${HELPER_ROOT}/${part}` })) : []), ...step.mounts];
+  const mounts: Mount[] = [
+    ...(step.helper ? ['dist', 'node_modules', 'package.json'].map((part) => ({ host: path.join(INSTALL_ROOT, part), inside: `${HELPER_ROOT}/${part}` })) : []),
+    ...step.mounts,
+  ];
   // bwrap makes the folders leading to a mount point 0700, which the job's user could not pass.
   const folders = new Set<string>();
   for (const m of mounts) {
