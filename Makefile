@@ -76,19 +76,21 @@ system-deps:
 # (`make test` also installs Renovate, a test fixture of 400 MB that `make run` does not need.)
 deps: install system-deps
 
-# Lints for regexes that can backtrack super-linearly on their input
-# (test/lint/eslint.config.js): one on a request parameter can hold the event loop for seconds.
+# ESLint (test/lint/eslint.config.js): regexes that can backtrack super-linearly on their input
+# (one on a request parameter can hold the event loop for seconds), promises neither awaited
+# nor voided, switches that forget a union member, type-only imports, database calls in api/.
 # Then the layering (test/lint/dependency-cruiser.cjs): no import cycle, no import from a lower
 # layer to a higher one; test/lint/known-violations.json lists the old ones still to remove.
 # Last, the formatting: prettier (.prettierrc.json, .editorconfig; .prettierignore lists what it
-# leaves alone); `npx prettier --write .` fixes what it reports.
+# leaves alone); `npx prettier --write .` fixes what it reports. Then unused files, exports and
+# dependencies (knip, knip.json: the entry points are the programs, the tests, the benchmarks
+# and the migrations); `make unused` runs it alone.
 lint: install
 	npx eslint --config test/lint/eslint.config.js src
 	npx depcruise --config test/lint/dependency-cruiser.cjs --ignore-known test/lint/known-violations.json src
 	npx prettier --check .
+	npx knip
 
-# Unused files, exports and dependencies (knip, knip.json: the entry points are the programs, the
-# tests, the benchmarks and the migrations). Not part of `make lint` until it passes.
 unused: install
 	npx knip
 

@@ -18,7 +18,7 @@ import { monitoringRouter } from './api/monitoring.js';
 import { requestMetrics } from './http/request_metrics.js';
 import { apiThrottle, webThrottle } from './http/throttle.js';
 
-export const API_PREFIX = '/api/v4';
+const API_PREFIX = '/api/v4';
 
 export function buildApp(deps: Deps): Koa {
   const app = new Koa();

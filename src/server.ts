@@ -53,7 +53,7 @@ export function processLogger(config: Config): Logger {
   return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
 }
 
-export async function prepare(config: Config, log: Logger = processLogger(config), options: StartOptions = {}): Promise<Deps> {
+async function prepare(config: Config, log: Logger = processLogger(config), options: StartOptions = {}): Promise<Deps> {
   // A new SQLite database starts as a copy of the empty one `make build` made; migrate() then
   // runs whatever that copy lacks (nothing, unless built otherwise).
   if (options.setup !== false && !isPostgresUrl(config.db)) await createFromTemplate(config.db);

@@ -18,7 +18,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { MetricsRelay } from './services/metrics/cluster.js';
 
-export type WorkerRole = 'first' | 'serve';
+type WorkerRole = 'first' | 'serve';
 
 interface Spec {
   role: WorkerRole;

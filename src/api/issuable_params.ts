@@ -9,7 +9,7 @@ import type { SharedFilters } from '../finders/issuable_filters.js';
  * Later GitLab's CommaSeparatedToArray (`add_labels`, `remove_labels`): a string of names
  * separated by commas, or an array of them (each split again), names trimmed, blanks dropped.
  */
-export const nameList = () =>
+const nameList = () =>
   new Param<string[]>((raw) => {
     const list = Array.isArray(raw) ? raw : [raw];
     return list

@@ -30,7 +30,7 @@ import type { LabelRow } from '../store/issuable_rows.js';
 const priorityParam = () => new Param<number | null>((raw) => (raw === '' ? null : coerceInteger(raw))).nullable();
 
 /** Renders a page of labels with their counts and the user's subscriptions, batch-loaded. */
-export async function presentLabels(db: Conn, viewer: LabelViewer & { user: UserRow }, rows: LabelRow[]): Promise<LabelEntity[]> {
+async function presentLabels(db: Conn, viewer: LabelViewer & { user: UserRow }, rows: LabelRow[]): Promise<LabelEntity[]> {
   const ids = rows.map((r) => r.id);
   const [counts, subscribed] = await Promise.all([labelCounts(db, ids, viewer), subscribedLabelIds(db, viewer.user.id, ids)]);
   return rows.map((r) => labelEntity(r, counts.get(r.id)!, subscribed.has(r.id)));

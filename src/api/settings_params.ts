@@ -19,10 +19,10 @@ const stringOrList = () => new Param<string | string[]>((raw) => (Array.isArray(
 const keyRestriction = (type: string) => p.integer().values([0, ...KEY_SIZES[type], -1]);
 
 /** The import sources PUT accepts (10.8 leaves `gitea` out of the list). */
-export const API_IMPORT_SOURCES = ['github', 'bitbucket', 'gitlab', 'google_code', 'fogbugz', 'git', 'gitlab_project'];
+const API_IMPORT_SOURCES = ['github', 'bitbucket', 'gitlab', 'google_code', 'fogbugz', 'git', 'gitlab_project'];
 
 /** Each `given <flag>` block: the parameters it requires, in order. */
-export const REQUIRED_WHEN_ENABLED: Record<string, string[]> = {
+const REQUIRED_WHEN_ENABLED: Record<string, string[]> = {
   domain_blacklist_enabled: ['domain_blacklist'],
   require_two_factor_authentication: ['two_factor_grace_period'],
   shared_runners_enabled: ['shared_runners_text'],

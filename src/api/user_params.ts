@@ -7,7 +7,7 @@ import { USER_ORDERS } from '../finders/users.js';
 const externIdentity = { allOrNoneOf: ['extern_uid', 'provider'] };
 
 /** The profile attributes POST and PUT /users share (GitLab's `optional_attributes`). */
-export const profileSchema = {
+const profileSchema = {
   skype: p.string(),
   linkedin: p.string(),
   twitter: p.string(),

@@ -2,7 +2,7 @@
 import { route, type Route } from './core/route.js';
 
 export const VERSION = '10.8.7-wharf';
-export const REVISION = 'wharf';
+const REVISION = 'wharf';
 
 export const versionRoutes: Route[] = [
   route({

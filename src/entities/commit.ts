@@ -2,7 +2,7 @@
 import type { CommitInfo } from '../git/reader.js';
 
 /** GitLab's short id: `id[0..7]` in Ruby, i.e. the first 8 characters. */
-export function shortId(oid: string): string {
+function shortId(oid: string): string {
   return oid.slice(0, 8);
 }
 

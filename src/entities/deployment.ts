@@ -3,7 +3,7 @@
 // caller (one query per kind for a page).
 import type { DeploymentRow, EnvironmentRow } from '../store/ci_rows.js';
 
-export function environmentBasic(e: Pick<EnvironmentRow, 'id' | 'name' | 'slug' | 'external_url'>) {
+function environmentBasic(e: Pick<EnvironmentRow, 'id' | 'name' | 'slug' | 'external_url'>) {
   return { id: e.id, name: e.name, slug: e.slug, external_url: e.external_url };
 }
 

@@ -7,7 +7,7 @@ import type { NamespaceRow } from '../store/rows.js';
 import type { GroupStatistics } from '../store/extras.js';
 import { visibilityName } from '../store/levels.js';
 
-export function groupEntity(urls: Urls, g: NamespaceRow, statistics?: GroupStatistics): Record<string, unknown> {
+function groupEntity(urls: Urls, g: NamespaceRow, statistics?: GroupStatistics): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: g.id,
     web_url: urls.group(g.full_path),

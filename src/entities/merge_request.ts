@@ -20,10 +20,10 @@ import { humanTime } from '../store/durations.js';
 import { changesOverflow, workInProgress } from '../store/merge_request_facts.js';
 
 /** Past this many changed files the count shows as "1000+" (Commit::DIFF_HARD_LIMIT_FILES). */
-export const CHANGES_COUNT_CAP = 1000;
+const CHANGES_COUNT_CAP = 1000;
 
 /** DiffCollection#real_size: the files of the stored diff, "+" when it was cut at the limits. */
-export function changesCount(n: number | null, overflow = false): string | null {
+function changesCount(n: number | null, overflow = false): string | null {
   if (n === null) return null;
   if (n > CHANGES_COUNT_CAP) return `${CHANGES_COUNT_CAP}+`;
   return overflow ? `${n}+` : String(n);
@@ -35,7 +35,7 @@ function webUrl(row: MergeRequestRow, extras: MergeRequestExtras, urls: Urls): s
   return urls.web(`${extras.projectPaths.get(row.target_project_id)}/merge_requests/${row.iid}`);
 }
 
-export function isForFork(row: MergeRequestRow): boolean {
+function isForFork(row: MergeRequestRow): boolean {
   return row.source_project_id !== row.target_project_id;
 }
 

@@ -10,7 +10,7 @@ import { isResolvable } from '../store/note_kinds.js';
 import { ghostUser, userBasic } from './user.js';
 
 /** A stored DiffNote position as GitLab shows it; null when the row holds none. */
-export function positionOf(note: Pick<NoteRow, 'type' | 'position'>): Record<string, unknown> | null {
+function positionOf(note: Pick<NoteRow, 'type' | 'position'>): Record<string, unknown> | null {
   if (note.type !== 'DiffNote' || !note.position) return null;
   try {
     return JSON.parse(note.position) as Record<string, unknown>;

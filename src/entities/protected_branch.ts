@@ -3,7 +3,7 @@
 import type { ProtectedBranchRule } from '../store/rows.js';
 import { DEVELOPER, MASTER, NO_ACCESS } from '../store/levels.js';
 
-export interface ProtectedRefAccessEntity {
+interface ProtectedRefAccessEntity {
   access_level: number;
   access_level_description: string;
 }

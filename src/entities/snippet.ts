@@ -8,7 +8,7 @@ import type { Urls } from '../http/urls.js';
 import type { SnippetContext, SnippetRow, UserAgentDetailRow } from '../store/snippet_rows.js';
 import { ghostUser, userBasic } from './user.js';
 
-export function snippetWebUrl(snippet: SnippetRow, ctx: SnippetContext, urls: Urls): string {
+function snippetWebUrl(snippet: SnippetRow, ctx: SnippetContext, urls: Urls): string {
   const projectPath = snippet.project_id === null ? undefined : ctx.projectPaths.get(snippet.project_id);
   return projectPath === undefined ? urls.web(`snippets/${snippet.id}`) : urls.web(`${projectPath}/snippets/${snippet.id}`);
 }

@@ -62,7 +62,7 @@ export function userEntity(u: UserRow, urls: Urls) {
  * What a user sees of themselves (and admins of anyone). `personalProjects` is the number of
  * projects in the user's namespace: `can_create_project` is whether the limit leaves room.
  */
-export function userPublic(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
+function userPublic(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
   return {
     ...userEntity(u, urls),
     last_sign_in_at: u.last_sign_in_at,
@@ -81,7 +81,7 @@ export function userPublic(u: UserRow, urls: Urls, personalProjects = 0, identit
   };
 }
 
-export function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
+function userWithAdmin(u: UserRow, urls: Urls, personalProjects = 0, identities: IdentityView[] = []) {
   return { ...userPublic(u, urls, personalProjects, identities), is_admin: !!u.admin };
 }
 

@@ -22,7 +22,7 @@ function fresh(db: Conn, target: NoteTarget<AnyNoteableType>) {
 }
 
 /** Groups notes (oldest first) into their discussions, in the order the discussions began. */
-export function groupDiscussions(notes: NoteRow[]): Discussion[] {
+function groupDiscussions(notes: NoteRow[]): Discussion[] {
   const byId = new Map<string, Discussion>();
   for (const note of notes) {
     let d = byId.get(note.discussion_id);

@@ -13,7 +13,7 @@ import { retentionCutoff } from '../store/event_retention.js';
 import { whereVisibleEvents, whereVisibleProjectlessEvents } from '../policy/events.js';
 import type { EventRow } from '../store/activity_rows.js';
 import type { PushPayloadRow, EventTarget, EventExtras } from '../store/extras.js';
-export type { PushPayloadRow, EventTarget, EventExtras } from '../store/extras.js';
+export type { EventExtras } from '../store/extras.js';
 
 export const EVENT_ACTION_NAMES = Object.keys(EVENT_ACTIONS) as EventAction[];
 

@@ -14,7 +14,7 @@ export function squish(s: string): string {
 }
 
 /** The words used for partial matching: `"quoted phrases"` count as one word. */
-export function fuzzyWords(query: string): string[] {
+function fuzzyWords(query: string): string[] {
   const quoted = query.match(QUOTED_WORD) ?? [];
   let rest = query;
   for (const q of quoted) rest = rest.replace(q, '');

@@ -26,10 +26,6 @@ export function deployKeysQuery(db: Conn): Knex.QueryBuilder {
   return db('keys').where({ type: 'DeployKey' }).orderBy('id', 'asc');
 }
 
-export async function findDeployKey(db: Conn, id: number): Promise<KeyRow | undefined> {
-  return db('keys').where({ type: 'DeployKey', id }).first();
-}
-
 /** A project's deploy keys, each with its link (GET /projects/:id/deploy_keys), in the order they were enabled. */
 export function projectDeployKeysQuery(db: Conn, projectId: number): Knex.QueryBuilder {
   return db('deploy_keys_projects as l')

@@ -55,10 +55,6 @@ export async function findPipeline(db: Conn, projectId: number, id: number): Pro
   return db('ci_pipelines').where({ project_id: projectId, id }).first();
 }
 
-export async function findBuild(db: Conn, projectId: number, id: number): Promise<BuildRow | undefined> {
-  return db('ci_builds').where({ project_id: projectId, id }).first();
-}
-
 /** A job of the project: a Ci::Build, never an external commit status (`user_project.builds.find`). */
 export async function findJob(db: Conn, projectId: number, id: number): Promise<BuildRow | undefined> {
   return db('ci_builds').where({ project_id: projectId, id, type: 'Ci::Build' }).first();

@@ -6,7 +6,7 @@
 import type { Conn } from '../store/db.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
 import type { ForkedFromProject, ProjectOwner, SharedGroup, ProjectStatisticsRow, ProjectExtras } from '../store/extras.js';
-export type { ForkedFromProject, ProjectOwner, SharedGroup, ProjectStatisticsRow, ProjectExtras } from '../store/extras.js';
+export type { SharedGroup, ProjectExtras } from '../store/extras.js';
 
 export interface ExtrasWanted {
   /** Owner, forked-from project and group shares (every view but BasicProjectDetails). */

@@ -21,7 +21,7 @@ export interface Contributor {
 }
 
 /** Repository#contributors walks `git log --no-merges --max-count=2000`. */
-export const MAX_COMMITS = 2000;
+const MAX_COMMITS = 2000;
 const CACHE_ENTRIES = 256;
 
 const cache = new Map<string, Promise<Contributor[]>>();

@@ -15,7 +15,7 @@ function diffArrays<T>(a: T[], b: T[], options: { maxEditLength: number }): Retu
 }
 
 /** Lines kept as latin1 strings so every byte survives; each keeps its "\n" (the last may not). */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   const out: string[] = [];
   let start = 0;
   for (;;) {
@@ -36,7 +36,7 @@ export function isBinary(buf: Uint8Array): boolean {
 }
 
 /** One change: `n1` lines of the old file from `i1` replaced by `n2` lines of the new one from `i2`. */
-export interface Change {
+interface Change {
   i1: number;
   n1: number;
   i2: number;

@@ -23,7 +23,7 @@ interface Entry {
   type: string;
 }
 
-export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 async function readTree(gitdir: string, oid: string | null): Promise<Entry[]> {
   if (!oid || oid === EMPTY_TREE) return [];

@@ -9,7 +9,7 @@ function parentsOf(reader: RepoReader, oid: string): Promise<string[]> {
 }
 
 /** Every commit reachable from `head` (inclusive). */
-export async function reachableFrom(gitdir: string, head: string): Promise<Set<string>> {
+async function reachableFrom(gitdir: string, head: string): Promise<Set<string>> {
   const reader = new RepoReader(gitdir);
   const seen = new Set<string>([head]);
   const queue = [head];

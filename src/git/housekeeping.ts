@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 
 export type HousekeepingTask = 'gc' | 'full_repack' | 'incremental_repack';
 
-export function housekeepingCommand(task: HousekeepingTask, bitmaps: boolean): string[] {
+function housekeepingCommand(task: HousekeepingTask, bitmaps: boolean): string[] {
   switch (task) {
     case 'gc':
       return ['-c', `repack.writeBitmaps=${bitmaps}`, 'gc', '--quiet'];

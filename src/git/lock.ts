@@ -23,7 +23,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
 /** A lock not refreshed for this long belongs to a dead process. proper-lockfile's minimum is 2 s. */
-export const STALE_MS = 10_000;
+const STALE_MS = 10_000;
 /** How long a caller waits for another process's lock: past a dead holder's STALE_MS, with room. */
 const WAIT_MS = 45_000;
 const MAX_POLL_MS = 100;

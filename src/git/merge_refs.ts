@@ -9,7 +9,7 @@ import { readRef } from './refs.js';
 
 const run = promisify(execFile);
 
-export function mergeRequestHeadRef(iid: number): string {
+function mergeRequestHeadRef(iid: number): string {
   return `refs/merge-requests/${iid}/head`;
 }
 

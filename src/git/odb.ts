@@ -20,7 +20,7 @@ import { retryPackRace } from './pack_race.js';
 import { Lru } from './lru.js';
 import { splitIdentity } from './identity.js';
 
-export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
+type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
 export interface GitObject {
   type: ObjectType;

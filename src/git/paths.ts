@@ -7,11 +7,11 @@
 
 export class PathError extends Error {}
 
-export const EMPTY_PATH = 'You must provide a file path';
+const EMPTY_PATH = 'You must provide a file path';
 /** PATH_MAX and NAME_MAX: a longer path or name could never be checked out. */
 export const MAX_PATH_BYTES = 4096;
-export const MAX_NAME_BYTES = 255;
-export const TRAVERSAL = 'Path cannot include directory traversal';
+const MAX_NAME_BYTES = 255;
+const TRAVERSAL = 'Path cannot include directory traversal';
 
 /** The path as tree entry names, or a PathError with GitLab's message. */
 export function checkFilePath(raw: string | undefined | null): string[] {

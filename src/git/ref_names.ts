@@ -7,9 +7,9 @@
 // no git binary is needed at run time.
 
 /** NAME_MAX less the `.lock` that git appends while it moves a ref. */
-export const MAX_COMPONENT_BYTES = 250;
+const MAX_COMPONENT_BYTES = 250;
 /** A whole branch or tag name: well inside PATH_MAX (4096) with the repository path in front. */
-export const MAX_NAME_BYTES = 1024;
+const MAX_NAME_BYTES = 1024;
 
 // Control characters, DEL, space and the characters git reserves for revision syntax.
 const FORBIDDEN = /[\x00-\x20\x7f~^:?*[\\]/;
@@ -24,7 +24,7 @@ export function wellFormed(name: string): boolean {
  * ref (`refs/heads/feature/x`) alike: no empty, `.`-led or `.lock`-ended component, no `..`,
  * `@{`, reserved or control character, no trailing `.`; and each component fits on disk.
  */
-export function isValidRefName(name: string): boolean {
+function isValidRefName(name: string): boolean {
   if (!name || name.startsWith('-')) return false;
   if (FORBIDDEN.test(name) || name.includes('..') || name.includes('@{') || name.endsWith('.')) return false;
   for (const part of name.split('/')) {

@@ -9,14 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** A folder moving from one `<namespace>/<project>` path to another (rename, transfer). */
-export interface MoveEntry {
+interface MoveEntry {
   op: 'move';
   from: string;
   to: string;
 }
 
 /** A deleted project's folder, moved aside into the trash before its rows are deleted. */
-export interface DeleteEntry {
+interface DeleteEntry {
   op: 'delete';
   from: string;
   /** The folder's name in the trash. */

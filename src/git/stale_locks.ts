@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const LOCK_STALE_MS = 10_000;
+const LOCK_STALE_MS = 10_000;
 
 /** Removes `file` if it is older than LOCK_STALE_MS; true when it was removed. */
 export async function removeIfStale(file: string, now = Date.now()): Promise<boolean> {

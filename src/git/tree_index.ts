@@ -7,9 +7,9 @@ import type { ObjectBatch } from './writer.js';
 
 export class IndexError extends Error {}
 
-export const FILE_EXISTS = 'A file with this name already exists';
-export const FILE_MISSING = "A file with this name doesn't exist";
-export const DIR_EXISTS = 'A directory with this name already exists';
+const FILE_EXISTS = 'A file with this name already exists';
+const FILE_MISSING = "A file with this name doesn't exist";
+const DIR_EXISTS = 'A directory with this name already exists';
 
 const REGULAR = '100644';
 const EXECUTABLE = '100755';

@@ -50,7 +50,7 @@ export interface NewCommit {
   message: string;
 }
 
-export function hashObject(type: ObjectType, content: Uint8Array): string {
+function hashObject(type: ObjectType, content: Uint8Array): string {
   return crypto.createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
@@ -61,7 +61,7 @@ function treeOrder(a: NewTreeEntry, b: NewTreeEntry): number {
   return Buffer.compare(ka, kb);
 }
 
-export function encodeTree(entries: NewTreeEntry[]): Buffer {
+function encodeTree(entries: NewTreeEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of [...entries].sort(treeOrder)) {
     const mode = e.type === 'tree' ? '40000' : e.mode.replace(/^0+/, '');
@@ -79,7 +79,7 @@ function encodeSignature(s: Signature): string {
   return `${cleanIdent(s.name)} <${cleanIdent(s.email)}> ${s.timestamp} +0000`;
 }
 
-export function encodeCommit(c: NewCommit): Buffer {
+function encodeCommit(c: NewCommit): Buffer {
   const lines = [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`)];
   lines.push(`author ${encodeSignature(c.author)}`, `committer ${encodeSignature(c.committer)}`);
   return Buffer.from(`${lines.join('\n')}\n\n${c.message}`);
@@ -93,7 +93,7 @@ export interface NewTag {
   message: string;
 }
 
-export function encodeTag(t: NewTag): Buffer {
+function encodeTag(t: NewTag): Buffer {
   return Buffer.from(`object ${t.object}\ntype commit\ntag ${t.name}\ntagger ${encodeSignature(t.tagger)}\n\n${t.message}`);
 }
 
@@ -141,7 +141,7 @@ export class ObjectBatch {
 }
 
 /** One loose object: temporary file, fsync, rename over its name. */
-export async function writeLooseObject(gitdir: string, oid: string, type: ObjectType, content: Uint8Array): Promise<void> {
+async function writeLooseObject(gitdir: string, oid: string, type: ObjectType, content: Uint8Array): Promise<void> {
   const fanout = path.join(gitdir, 'objects', oid.slice(0, 2));
   const data = await deflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
   const tmp = path.join(fanout, `tmp_obj_${crypto.randomBytes(8).toString('hex')}`);

@@ -56,7 +56,7 @@ const MALFORMED = 'message body does not match declared format';
 const MAX_FILES = 100;
 const MAX_FIELDS = 1000;
 
-export function tooLarge(): ApiError {
+function tooLarge(): ApiError {
   return new ApiError(413, { message: '413 Request Entity Too Large' });
 }
 

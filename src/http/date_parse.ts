@@ -121,7 +121,7 @@ function finish(h: DateHash): DateHash {
  * an apostrophe ("'20") and what trails them; a year of three or more digits or with a sign
  * is never completed to a century.
  */
-export function s3e(h: DateHash, y0: string | null, m0: string, d0: string | null, bc: boolean): void {
+function s3e(h: DateHash, y0: string | null, m0: string, d0: string | null, bc: boolean): void {
   let y = y0;
   let m: string | null = m0;
   let d = d0;

@@ -79,7 +79,7 @@ export function unsignedNumberEnd(c: Chars, i: number): number {
   return isDigit(c[p]) ? digitsEnd(c, p) : -1;
 }
 
-export const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 export const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 /** The month (1–12) whose abbreviation is at i, or 0. */

@@ -11,8 +11,8 @@ import { countCacheOf } from '../store/count_cache.js';
 import { hotRows } from '../store/hot.js';
 import { readEpochs } from '../store/cache_epochs.js';
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
 
 function intParam(ctx: Koa.Context, name: string): number | undefined {
   const raw = (ctx.state.query as Record<string, unknown>)[name];

@@ -109,11 +109,11 @@ export const coerceBoolean: Coerce<boolean> = (raw) => {
 };
 
 /** The range of the database's integer columns (PostgreSQL `integer`): ids, iids, levels, settings. */
-export const INTEGER_MIN = -2147483648;
-export const INTEGER_MAX = 2147483647;
+const INTEGER_MIN = -2147483648;
+const INTEGER_MAX = 2147483647;
 
 /** Any integer of up to 15 digits, for a value whose range the model checks itself (projects_limit). */
-export const coerceWideInteger: Coerce<number> = (raw) => {
+const coerceWideInteger: Coerce<number> = (raw) => {
   const v = scalar(raw);
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
   if (typeof v === 'string' && /^\s*[-+]?\d{1,15}\s*$/.test(v)) return Number(v);
@@ -131,7 +131,7 @@ export const coerceInteger: Coerce<number> = (raw) => {
 };
 
 /** A finite decimal number (Grape's Float and BigDecimal), from a number or its text. */
-export const coerceFloat: Coerce<number> = (raw) => {
+const coerceFloat: Coerce<number> = (raw) => {
   const v = scalar(raw);
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string' && v.trim() !== '') {
@@ -167,21 +167,21 @@ export const coerceString: Coerce<string> = (raw) => {
  * "Jan 1 2020", "2020-01-01T10:00Z", "20200101", ...), as `YYYY-MM-DD`; what Ruby cannot read
  * "is invalid".
  */
-export const coerceDate: Coerce<string> = (raw) => {
+const coerceDate: Coerce<string> = (raw) => {
   const date = grapeDate(coerceString(raw));
   if (date === null) throw new Invalid();
   return date;
 };
 
 /** Grape's `type: DateTime`: DateTime.parse of the text, as the API's ISO 8601 UTC instant. */
-export const coerceDateTime: Coerce<string> = (raw) => {
+const coerceDateTime: Coerce<string> = (raw) => {
   const time = grapeDateTime(coerceString(raw));
   if (time === null) throw new Invalid();
   return time;
 };
 
 /** A `type: DateTime` parameter stored in a date column: the date as written in its own offset. */
-export const coerceDateTimeToDate: Coerce<string> = (raw) => {
+const coerceDateTimeToDate: Coerce<string> = (raw) => {
   const date = grapeDateTimeLocalDate(coerceString(raw));
   if (date === null) throw new Invalid();
   return date;
@@ -192,10 +192,10 @@ export const coerceDateTimeToDate: Coerce<string> = (raw) => {
  * due_date and start_date): Rails 4.2 casts it, and what it cannot read becomes nil, silently.
  * Never refused; null clears the date.
  */
-export const coerceStringToDate: Coerce<string | null> = (raw) => (raw === null ? null : railsDate(coerceString(raw)));
+const coerceStringToDate: Coerce<string | null> = (raw) => (raw === null ? null : railsDate(coerceString(raw)));
 
 /** A `type: String` parameter GitLab hands to a datetime column (a note's created_at): null when unreadable. */
-export const coerceStringToTime: Coerce<string | null> = (raw) => (raw === null ? null : railsTime(coerceString(raw)));
+const coerceStringToTime: Coerce<string | null> = (raw) => (raw === null ? null : railsTime(coerceString(raw)));
 
 /** A file of a multipart body as http/body.ts leaves it on disk (its UploadedFile). */
 export interface FileParam {
@@ -206,7 +206,7 @@ export interface FileParam {
 }
 
 /** Grape's `type: File`: a file part of a multipart body; any other value "is invalid". */
-export const coerceFile: Coerce<FileParam> = (raw) => {
+const coerceFile: Coerce<FileParam> = (raw) => {
   const f = raw as Partial<FileParam> | null;
   if (!f || typeof f !== 'object' || typeof f.path !== 'string' || typeof f.filename !== 'string' || typeof f.size !== 'number') throw new Invalid();
   return f as FileParam;
@@ -219,7 +219,7 @@ const MAX_TEXT_FILE_BYTES = 256 * 1024;
  * Grape's `types: [File, String]` for text (a Pages certificate or key): the text itself, or
  * the content of a small file part of a multipart body (`curl -F certificate=@cert.pem`).
  */
-export const coerceTextOrFile: Coerce<string> = (raw) => {
+const coerceTextOrFile: Coerce<string> = (raw) => {
   if (raw !== null && typeof raw === 'object') {
     const f = coerceFile(raw);
     if (f.size > MAX_TEXT_FILE_BYTES) throw new Invalid();
@@ -335,11 +335,6 @@ export function rawParams(ctx: Koa.Context): Record<string, unknown> {
   const fromFiles: Record<string, FileParam> = {};
   for (const [name, list] of Object.entries(files)) if (list.length) fromFiles[name] = list[0];
   return { ...(ctx.state.query as Record<string, unknown>), ...fromBody, ...fromFiles };
-}
-
-/** Coerces and checks `schema` against the request; throws the 400 on any failure. */
-export function parse<S extends Schema>(ctx: Koa.Context, schema: S, rules: Rules = {}): Parsed<S> {
-  return parseValues(rawParams(ctx), schema, rules);
 }
 
 export function parseValues<S extends Schema>(given: Record<string, unknown>, schema: S, rules: Rules = {}): Parsed<S> {

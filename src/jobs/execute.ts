@@ -18,13 +18,13 @@ export function backoffMs(attempt: number, random = Math.random): number {
 }
 
 /** The delay after the `attempt`-th failed run: the kind's own schedule, else Sidekiq's backoff. */
-export function retryDelayMs(schedule: readonly number[] | undefined, attempt: number): number {
+function retryDelayMs(schedule: readonly number[] | undefined, attempt: number): number {
   if (!schedule?.length) return backoffMs(attempt);
   return schedule[Math.min(attempt, schedule.length) - 1];
 }
 
 /** The error as stored on the row: its message, then its stack, bounded. */
-export function errorText(err: unknown): string {
+function errorText(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}${err.stack ? `\n${err.stack.split('\n').slice(1, 12).join('\n')}` : ''}`.slice(0, 4000);
   return String(err).slice(0, 4000);
 }

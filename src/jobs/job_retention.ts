@@ -5,9 +5,9 @@ import { pruneFinishedJobs } from '../store/job_leases.js';
 import { registerCron, registerJob } from './registry.js';
 
 const DAY_MS = 24 * 3600_000;
-export const SUCCEEDED_KEPT_MS = 7 * DAY_MS;
-export const FAILED_KEPT_MS = 30 * DAY_MS;
-export const PRUNE_FINISHED_JOBS = 'prune_finished_jobs';
+const SUCCEEDED_KEPT_MS = 7 * DAY_MS;
+const FAILED_KEPT_MS = 30 * DAY_MS;
+const PRUNE_FINISHED_JOBS = 'prune_finished_jobs';
 
 registerJob<{ at?: string }>(PRUNE_FINISHED_JOBS, {
   queue: 'cronjob',

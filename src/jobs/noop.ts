@@ -2,7 +2,7 @@
 // unit of the queue's benchmark (bench/jobs.ts) and the job the crash tests kill mid-run.
 import { registerJob } from './registry.js';
 
-export interface NoopPayload {
+interface NoopPayload {
   sleepMs?: number;
   echo?: unknown;
 }

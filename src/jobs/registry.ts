@@ -7,9 +7,9 @@ import type { Deps } from '../deps.js';
 import { declareJobQueue, type EnqueueOptions, type QueueName } from '../store/job_queue.js';
 
 /** Sidekiq's default: 25 retries. */
-export const DEFAULT_MAX_ATTEMPTS = 25;
+const DEFAULT_MAX_ATTEMPTS = 25;
 
-export interface JobContext {
+interface JobContext {
   jobId: number;
   /** 1 for the first run, 2 for the first retry, … */
   attempt: number;

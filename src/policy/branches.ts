@@ -16,7 +16,7 @@ import { refusedOnArchived } from './archived.js';
 // GitLab's `default_branch_protection` values (Gitlab::Access::PROTECTION_*).
 export const PROTECTION_NONE = 0;
 export const PROTECTION_DEV_CAN_PUSH = 1;
-export const PROTECTION_FULL = 2;
+const PROTECTION_FULL = 2;
 export const PROTECTION_DEV_CAN_MERGE = 3;
 
 /**
@@ -24,7 +24,7 @@ export const PROTECTION_DEV_CAN_MERGE = 3;
  * instance's value is the setting (services/settings/application_settings.ts); callers that decide
  * about an empty repository pass it in.
  */
-export const DEFAULT_BRANCH_PROTECTION: number = PROTECTION_FULL;
+const DEFAULT_BRANCH_PROTECTION: number = PROTECTION_FULL;
 
 /** The levels a rule may hold (ProtectedRefAccess::ALLOWED_ACCESS_LEVELS), in GitLab's order. */
 export const ALLOWED_ACCESS_LEVELS = [MASTER, DEVELOPER, NO_ACCESS] as const;
@@ -32,16 +32,16 @@ export const ALLOWED_ACCESS_LEVELS = [MASTER, DEVELOPER, NO_ACCESS] as const;
 export type BranchAction = 'push' | 'merge';
 
 // GitLab's ChangeAccess messages, exact.
-export const PUSH_CODE = 'You are not allowed to push code to this project.';
-export const DELETE_DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
-export const FORCE_PUSH_PROTECTED = 'You are not allowed to force push code to a protected branch on this project.';
-export const NON_MASTER_DELETE_PROTECTED = 'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
-export const NON_WEB_DELETE_PROTECTED = 'You can only delete protected branches using the web interface.';
+const PUSH_CODE = 'You are not allowed to push code to this project.';
+const DELETE_DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
+const FORCE_PUSH_PROTECTED = 'You are not allowed to force push code to a protected branch on this project.';
+const NON_MASTER_DELETE_PROTECTED = 'You are not allowed to delete protected branches from this project. Only a project master or owner can delete a protected branch.';
+const NON_WEB_DELETE_PROTECTED = 'You can only delete protected branches using the web interface.';
 export const PUSH_PROTECTED = 'You are not allowed to push code to protected branches on this project.';
-export const CHANGE_EXISTING_TAGS = 'You are not allowed to change existing tags on this project.';
+const CHANGE_EXISTING_TAGS = 'You are not allowed to change existing tags on this project.';
 
 /** Under protection 2 or 3 every branch of an empty repository is protected (1 only protects after the first push). */
-export function defaultBranchProtected(protection = DEFAULT_BRANCH_PROTECTION): boolean {
+function defaultBranchProtected(protection = DEFAULT_BRANCH_PROTECTION): boolean {
   return protection === PROTECTION_FULL || protection === PROTECTION_DEV_CAN_MERGE;
 }
 
@@ -154,11 +154,6 @@ function passes(user: UserRow, project: ProjectWithNamespace, access: ProjectAcc
 /** Whether any protected-branch rule of the project matches `branch` (an existing branch). */
 export async function isProtected(db: Conn, project: ProjectWithNamespace, branch: string): Promise<boolean> {
   return (await BranchRules.load(db, project)).isProtected(branch);
-}
-
-/** GitLab's `protected_branches.developers_can?(:push|:merge, name)`: false when no rule matches. */
-export async function developersCan(db: Conn, project: ProjectWithNamespace, branch: string, action: BranchAction): Promise<boolean> {
-  return (await BranchRules.load(db, project)).developersCan(branch, action);
 }
 
 /**

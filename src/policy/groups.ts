@@ -118,7 +118,7 @@ export async function groupFacts(db: Conn, user: UserRow | null, group: Namespac
 }
 
 /** One group ability, loading only what it needs (callers that hold GroupFacts use `can()`). */
-export async function canOnGroup(db: Conn, user: UserRow | null, group: NamespaceRow, ability: GroupAbility): Promise<boolean> {
+async function canOnGroup(db: Conn, user: UserRow | null, group: NamespaceRow, ability: GroupAbility): Promise<boolean> {
   if (isAdmin(user)) return true;
   if (!user || user.state === 'blocked') return false;
   if (ability === 'read_group' || ability === 'read_group_members') return canReadGroup(db, user, group);

@@ -37,7 +37,7 @@ export function canReadIssues(user: UserRow | null, project: ProjectWithNamespac
 }
 
 /** Admins and reporters and up see every confidential issue of the project. */
-export function canReadAllConfidential(user: UserRow | null, access: ProjectAccess): boolean {
+function canReadAllConfidential(user: UserRow | null, access: ProjectAccess): boolean {
   return isAdmin(user) || maxLevel(access) >= REPORTER;
 }
 
@@ -77,7 +77,7 @@ export function canSetIssueTimestamps(user: UserRow | null, access: ProjectAcces
 }
 
 /** Project ids where the user is a reporter or more (owners of personal projects included). */
-export function reporterProjectIds(db: Conn, userId: number): Knex.QueryBuilder {
+function reporterProjectIds(db: Conn, userId: number): Knex.QueryBuilder {
   return authorizedProjectIds(db, userId, REPORTER);
 }
 

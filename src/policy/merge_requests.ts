@@ -134,7 +134,7 @@ export function canMergeInto(user: UserRow | null, project: ProjectWithNamespace
 }
 
 /** canMergeInto with the target project's rules loaded. */
-export async function canMergeMergeRequest(db: Conn, project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null, mr: { target_branch: string }): Promise<boolean> {
+async function canMergeMergeRequest(db: Conn, project: ProjectWithNamespace, access: ProjectAccess, user: UserRow | null, mr: { target_branch: string }): Promise<boolean> {
   return canMergeInto(user, project, access, await targetBranchFacts(db, project, mr));
 }
 

@@ -42,7 +42,7 @@ function active(user: UserRow | null): user is UserRow {
 }
 
 /** GitLab's project team membership (direct, through groups or shares, or ownership). */
-export function isProjectMember(access: ProjectAccess): boolean {
+function isProjectMember(access: ProjectAccess): boolean {
   return maxLevel(access) >= GUEST;
 }
 

@@ -84,7 +84,7 @@ export function listedSnippetLevels(user: UserRow | null, project: ProjectWithNa
 }
 
 /** Gitlab::VisibilityLevel.levels_for_user. */
-export function levelsForUser(user: UserRow | null): number[] {
+function levelsForUser(user: UserRow | null): number[] {
   if (isAdmin(user)) return [PRIVATE, INTERNAL, PUBLIC];
   return isSignedInRegular(user) ? [INTERNAL, PUBLIC] : [PUBLIC];
 }

@@ -16,7 +16,7 @@ export type TodoTargetFacts =
   | { type: 'Issue'; confidential: boolean | number; author_id: number | null; assigneeIds: number[] }
   | { type: 'MergeRequest'; author_id: number | null; assignee_id: number | null };
 
-export async function canReadTodoTarget(db: Conn, user: UserRow, project: ProjectWithNamespace, target: TodoTargetFacts): Promise<boolean> {
+async function canReadTodoTarget(db: Conn, user: UserRow, project: ProjectWithNamespace, target: TodoTargetFacts): Promise<boolean> {
   if (user.state === 'blocked') return false;
   const access = await projectAccess(db, user, project);
   if (target.type === 'Issue') return canReadIssue(user, project, access, target);

@@ -13,9 +13,9 @@ import { Invalid } from '../store/domain_errors.js';
 export type AvatarModel = 'user' | 'project' | 'group';
 
 /** 10.8's `validates :avatar, file_size: { maximum: 200.kilobytes }`. */
-export const AVATAR_MAX_BYTES = 200 * 1024;
+const AVATAR_MAX_BYTES = 200 * 1024;
 /** UploaderHelper::IMAGE_EXT, in 10.8's order (its error message lists them). */
-export const IMAGE_EXT = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff'];
+const IMAGE_EXT = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff'];
 
 const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
@@ -48,7 +48,7 @@ function extensionOf(name: string): string {
  * CarrierWave's sanitised file name, kept to safe URL characters: anything else becomes `_`,
  * no leading dot, at most 100 characters with the extension kept.
  */
-export function avatarFilename(name: string): string {
+function avatarFilename(name: string): string {
   const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   let out = '';
   for (const ch of base) out += (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch === '_' || ch === '-' || ch === '.' ? ch : '_';
@@ -73,7 +73,7 @@ export async function readAvatar(file: AvatarFile): Promise<Avatar> {
 
 const OWNER_TABLES: Record<AvatarModel, string> = { user: 'users', project: 'projects', group: 'namespaces' };
 
-export function avatarPath(model: AvatarModel, id: number, filename: string): string {
+function avatarPath(model: AvatarModel, id: number, filename: string): string {
   return `/uploads/-/system/${model}/avatar/${id}/${filename}`;
 }
 

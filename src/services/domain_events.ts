@@ -25,7 +25,7 @@ export interface IssuableRef {
 }
 
 /** The text and assignees an issuable had before an edit and has after it (for mentions). */
-export interface IssuableEdit {
+interface IssuableEdit {
   addedAssigneeIds: number[];
   oldTitle: string;
   oldDescription: string | null;
@@ -94,5 +94,3 @@ export type DomainEvent =
   | { name: 'jobRetried'; build: BuildRow }
   | { name: 'pipelineStatusChanged'; pipeline: PipelineRow; from: CiStatus }
   | { name: 'pipelineRetried'; pipeline: PipelineRow };
-
-export type DomainEventName = DomainEvent['name'];

@@ -17,7 +17,7 @@ import { pipelineMerges } from './merge_requests/merge_on_success.js';
 import { domainEventMetrics } from './metrics/subscriber.js';
 
 /** One subsystem's reaction to an announcement, in the announcing transaction. */
-export type Subscriber = (tx: Conn, event: DomainEvent) => Promise<void>;
+type Subscriber = (tx: Conn, event: DomainEvent) => Promise<void>;
 
 const SUBSCRIBERS: readonly Subscriber[] = [activityFeed, todoWriter, projectWebhooks, systemHooks, pipelineMerges, domainEventMetrics];
 

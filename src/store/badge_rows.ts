@@ -1,7 +1,7 @@
 // Row type of badges: a project's own (`ProjectBadge`) or a group's (`GroupBadge`), as GitLab
 // keeps both in one table.
 
-export type BadgeType = 'ProjectBadge' | 'GroupBadge';
+type BadgeType = 'ProjectBadge' | 'GroupBadge';
 
 export interface BadgeRow {
   id: number;

@@ -212,7 +212,7 @@ export async function copySqliteToPostgres(from: string, to: string, progress: C
 }
 
 /** `projects.forks_count` and `open_issues_count` counted from the rows (migration 000025 keeps them). */
-export async function recountProjectCounters(db: Db | Tx): Promise<void> {
+async function recountProjectCounters(db: Db | Tx): Promise<void> {
   await db('projects').update({
     forks_count: db('projects as f').count('*').whereRaw('f.forked_from_id = projects.id'),
     open_issues_count: db('issues as i').count('*').whereRaw('i.project_id = projects.id').where({ 'i.state': 'opened', 'i.confidential': false }),

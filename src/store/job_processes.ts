@@ -5,7 +5,7 @@
 import type { Conn } from './db.js';
 
 /** A process not heard from for this long is gone (Sidekiq's 60 s). */
-export const PROCESS_TTL_MS = 60_000;
+const PROCESS_TTL_MS = 60_000;
 
 export interface JobProcess {
   id: string;

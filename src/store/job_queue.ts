@@ -69,7 +69,7 @@ export const QUEUE_NAMES = [
 
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
-export type UniqueUntil = 'started' | 'finished' | 'pruned';
+type UniqueUntil = 'started' | 'finished' | 'pruned';
 
 export interface EnqueueOptions {
   /** Default: the queue the kind was registered with (else `default`). */
@@ -86,7 +86,7 @@ export interface EnqueueOptions {
   groupKey?: string;
 }
 
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
+type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
 
 export interface JobRow {
   id: number;
@@ -139,7 +139,7 @@ export function declareJobQueue(kind: string, queue: QueueName): void {
   kindQueues.set(kind, queue);
 }
 
-export function queueOf(kind: string, opts: EnqueueOptions = {}): QueueName {
+function queueOf(kind: string, opts: EnqueueOptions = {}): QueueName {
   return opts.queue ?? kindQueues.get(kind) ?? 'default';
 }
 

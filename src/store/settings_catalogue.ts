@@ -4,7 +4,7 @@
 // store keeps only what an administrator changed; everything else reads as these defaults.
 // Visibility settings are kept as GitLab's numbers (0, 10, 20) and shown as names.
 
-export type SettingKind = 'boolean' | 'integer' | 'decimal' | 'string' | 'strings' | 'visibility' | 'levels';
+type SettingKind = 'boolean' | 'integer' | 'decimal' | 'string' | 'strings' | 'visibility' | 'levels';
 
 export interface FieldSpec<T> {
   kind: SettingKind;
@@ -23,7 +23,7 @@ const vis = (d: number): FieldSpec<number> => ({ kind: 'visibility', default: d,
 const levels = (d: number[]): FieldSpec<number[]> => ({ kind: 'levels', default: d, nullable: false });
 
 /** Gitlab::ImportSources.values: what a fresh install enables. */
-export const IMPORT_SOURCES = ['github', 'bitbucket', 'gitlab', 'google_code', 'fogbugz', 'git', 'gitlab_project', 'gitea'];
+const IMPORT_SOURCES = ['github', 'bitbucket', 'gitlab', 'google_code', 'fogbugz', 'git', 'gitlab_project', 'gitea'];
 
 /** The stored settings, in the API's order. Derived fields (the `_raw` lists, the legacy names) are not here. */
 export const FIELDS = {

@@ -5,7 +5,7 @@
 // found" itself, so both engines give GitLab's 404 (Project Not Found, Group Not Found, ...).
 
 /** The largest id (PostgreSQL `integer`, SQLite keeps the same range). */
-export const MAX_ID = 2147483647;
+const MAX_ID = 2147483647;
 
 /** An id given as digits (or a number) that some row could have, or null. */
 export function storableId(id: string | number): number | null {

@@ -17,7 +17,7 @@ export const TEMPLATE_FILE = path.join(migrationsDir, '..', 'db', 'empty.sqlite3
 const digestFileOf = (template: string) => `${template}.digest`;
 
 /** A digest of the migration files knex runs (their names and contents, in order). */
-export function migrationsDigest(dir = migrationsDir): string {
+function migrationsDigest(dir = migrationsDir): string {
   const hash = crypto.createHash('sha256');
   for (const name of fs
     .readdirSync(dir)

@@ -20,7 +20,7 @@ import { fullPathOf } from '../finders/projects.js';
 export type GitCommand = 'git-upload-pack' | 'git-receive-pack' | 'git-upload-archive';
 /** What smart HTTP serves. */
 export type GitService = 'git-upload-pack' | 'git-receive-pack';
-export const HTTP_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-receive-pack'];
+const HTTP_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-receive-pack'];
 /** What gitlab-shell ran over SSH (its LFS and 2FA commands aside). */
 export const SSH_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-receive-pack', 'git-upload-archive'];
 const DOWNLOAD_COMMANDS: readonly GitCommand[] = ['git-upload-pack', 'git-upload-archive'];
@@ -53,7 +53,7 @@ export class GitAccessDenied extends Error {
 export type GitAbility = 'download_code' | 'push_code';
 
 /** A deploy key as an actor: its id, and the user who created it (who pushes are credited to). */
-export interface DeployKeyActor {
+interface DeployKeyActor {
   id: number;
   creator: UserRow | null;
 }

@@ -35,7 +35,7 @@ export class GitHttpError extends Error {
   }
 }
 
-export function accessDenied(): GitHttpError {
+function accessDenied(): GitHttpError {
   return new GitHttpError(401, 'HTTP Basic: Access denied\n', { 'WWW-Authenticate': 'Basic realm="GitLab"' });
 }
 
@@ -45,7 +45,7 @@ export function httpRefusal(err: GitAccessDenied): GitHttpError {
 }
 
 /** `Authorization: Basic …` as login and password; null when absent or another scheme. */
-export function basicCredentials(header: string | undefined): { login: string; password: string } | null {
+function basicCredentials(header: string | undefined): { login: string; password: string } | null {
   const m = /^Basic\s+(?:([A-Za-z0-9+/=_-]+)\s*)?$/i.exec(header ?? '');
   if (!m) return null;
   const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
@@ -96,7 +96,7 @@ async function passwordActor(deps: Deps, login: string, password: string): Promi
 }
 
 /** With password sign-in off, a failed login points at personal access tokens (no challenge). */
-export function tokenRequired(deps: Deps): GitHttpError {
+function tokenRequired(deps: Deps): GitHttpError {
   return new GitHttpError(
     401,
     "HTTP Basic: Access denied\nYou must use a personal access token with 'api' scope for Git over HTTP.\n" +

@@ -6,10 +6,10 @@
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
 
-export const LFS_DISABLED_MESSAGE = 'Git LFS is not enabled on this GitLab server, contact your admin.';
+const LFS_DISABLED_MESSAGE = 'Git LFS is not enabled on this GitLab server, contact your admin.';
 
 /** Whether `path` is one of a repository's LFS paths (plain string tests: nothing can backtrack). */
-export function isLfsPath(path: string): boolean {
+function isLfsPath(path: string): boolean {
   const at = path.indexOf('.git/');
   if (at <= 1) return false;
   const rest = path.slice(at + '.git/'.length);

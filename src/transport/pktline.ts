@@ -63,7 +63,7 @@ export class PktFramingChecker {
   }
 }
 
-export const ZERO_OID = /^0+$/;
+const ZERO_OID = /^0+$/;
 
 export interface RefCommand {
   oldOid: string;

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 
 /** How long a git command may go without input or output. */
-export const DEFAULT_IDLE_MS = 10 * 60_000;
+const DEFAULT_IDLE_MS = 10 * 60_000;
 const KILL_GRACE_MS = 10_000;
 
 export interface Watchdog {

@@ -18,7 +18,7 @@ import type { ServerChannel } from 'ssh2';
 import { processGroupWatchdog } from './process_watchdog.js';
 
 /** Rewrites git's output on its way to the client (receive-pack's side-band messages). */
-export interface OutputRewrite {
+interface OutputRewrite {
   feed(chunk: Buffer): Buffer;
   end(): Buffer;
 }

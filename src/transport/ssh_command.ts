@@ -17,8 +17,8 @@ const MAX_COMMAND = 4096;
 const SEGMENT = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
 const MAX_SEGMENT = 255;
 
-export const DISALLOWED = 'Disallowed command';
-export const INVALID_PATH = 'Invalid repository path';
+const DISALLOWED = 'Disallowed command';
+const INVALID_PATH = 'Invalid repository path';
 
 export type SshCommand = { ok: true; command: GitCommand; /** `namespace/project`, without `.git`. */ path: string } | { ok: false; message: string };
 

@@ -31,7 +31,7 @@ export interface SessionEnv {
 }
 
 /** Prints a refusal on the client's screen and ends the channel with status 1. */
-export function refuse(channel: ServerChannel, message: string): void {
+function refuse(channel: ServerChannel, message: string): void {
   channel.stderr.write(`GitLab: ${message}\n`);
   channel.exit(1);
   channel.end();

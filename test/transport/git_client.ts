@@ -14,7 +14,7 @@ export interface GitRun {
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wharf-git-home-'));
 
-export const CLIENT_ENV: NodeJS.ProcessEnv = {
+const CLIENT_ENV: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
   HOME: home,
   LANG: 'C',

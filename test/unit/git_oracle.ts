@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 
-export const GIT_ENV: Record<string, string> = {
+const GIT_ENV: Record<string, string> = {
   ...(process.env as Record<string, string>),
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -57,11 +57,6 @@ export function allObjects(gitdir: string): Map<string, OracleObject> {
     p = end + 1;
   }
   return objects;
-}
-
-/** `git cat-file <type> <oid>` bytes, asked one by one (a second, independent reading). */
-export function catFile(gitdir: string, type: string, oid: string): Buffer {
-  return gitBuf(gitdir, ['cat-file', type, oid]);
 }
 
 export function packFiles(gitdir: string): string[] {

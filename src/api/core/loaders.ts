@@ -2,7 +2,7 @@
 // a project or group the user may not see does not exist (404), never 403.
 import type Koa from 'koa';
 import type { Deps } from '../../deps.js';
-import type { NamespaceRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
+import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { currentUser } from '../../http/auth.js';
 import { requestEpochs } from '../../http/request_settings.js';
 import { forbidden, notFound, recordNotFound, unauthorized } from '../../http/errors.js';
@@ -12,7 +12,7 @@ import { EpochCache, perStore } from '../../store/cache_epochs.js';
 import { emptyExtras, type ProjectExtras } from '../../finders/project_extras.js';
 import { findGroupByIdOrPath } from '../../finders/groups.js';
 import { canReadProject, type ProjectAccess } from '../../policy/projects.js';
-import { canReadGroup, groupFacts } from '../../policy/groups.js';
+import { groupFacts } from '../../policy/groups.js';
 import { can, projectSubject, type GroupSubject, type MergeRequestSubject, type ProjectAbility, type ProjectSubject } from '../../policy/can.js';
 import { targetBranchFacts } from '../../policy/merge_requests.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
@@ -90,13 +90,6 @@ export function loadedProject(project: ProjectWithNamespace, access: ProjectAcce
       if (!can(user, subject, ability)) throw user ? forbidden() : unauthorized();
     },
   };
-}
-
-/** The group of `ctx.params.id`, readable by the current user, or 404. */
-export async function loadGroup(ctx: Koa.Context, deps: Deps, param = 'id'): Promise<NamespaceRow> {
-  const group = await findGroupByIdOrPath(deps.db, decodeParam(ctx.params[param]));
-  if (!group || !(await canReadGroup(deps.db, currentUser(ctx), group))) throw notFound('Group');
-  return group;
 }
 
 /** The group of `ctx.params.id` as a policy subject (the user's level on it), readable, or 404. */

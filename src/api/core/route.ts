@@ -71,7 +71,7 @@ import type { MergeRequestRow } from '../../store/issuable_rows.js';
 import type { GroupAbility, GroupSubject, MergeRequestAbility, ProjectAbility, UserAbility } from '../../policy/can.js';
 import type { LoadedProject } from './loaders.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Who the framework lets through before the ability (see the route comment above). */
 export type Auth = 'anonymous' | 'by_ability' | 'user' | 'admin';
 export type Load = 'project' | 'group' | 'user';
@@ -79,7 +79,7 @@ export type Load = 'project' | 'group' | 'user';
 export type Item = 'merge_request';
 
 /** The abilities a route may require of what it loads (of its item, when it has one). */
-export type AbilityFor<L extends Load | undefined, I extends Item | undefined = undefined> = I extends 'merge_request'
+type AbilityFor<L extends Load | undefined, I extends Item | undefined = undefined> = I extends 'merge_request'
   ? MergeRequestAbility
   : L extends 'project'
     ? ProjectAbility
@@ -90,7 +90,7 @@ export type AbilityFor<L extends Load | undefined, I extends Item | undefined = 
         : never;
 
 /** What a 'project' route's handler gets. */
-export interface ProjectRequest {
+interface ProjectRequest {
   project: ProjectWithNamespace;
   access: ProjectAccess;
   /** The project, access, user and policy subject together (what services and helpers take). */
@@ -98,27 +98,27 @@ export interface ProjectRequest {
 }
 
 /** What a 'group' route's handler gets. */
-export interface GroupRequest {
+interface GroupRequest {
   group: NamespaceRow;
   /** The policy subject (the user's level on the group). */
   subject: GroupSubject;
 }
 
 /** What a 'user' route's handler gets: the user named by `:id`. */
-export interface UserRequest {
+interface UserRequest {
   target: UserRow;
 }
 
 type LoadedPart<L> = L extends 'project' ? ProjectRequest : L extends 'group' ? GroupRequest : L extends 'user' ? UserRequest : unknown;
 
 /** What a route with the item 'merge_request' gets: the merge request of `:merge_request_iid`. */
-export interface MergeRequestItem {
+interface MergeRequestItem {
   mergeRequest: MergeRequestRow;
 }
 
 type ItemPart<I> = I extends 'merge_request' ? MergeRequestItem : unknown;
 
-export type RequestUser<A extends Auth> = A extends 'anonymous' | 'by_ability' ? UserRow | null : UserRow;
+type RequestUser<A extends Auth> = A extends 'anonymous' | 'by_ability' ? UserRow | null : UserRow;
 
 export type RouteRequest<A extends Auth, L extends Load | undefined, S extends Schema, I extends Item | undefined = undefined> = {
   ctx: Koa.Context;
@@ -134,7 +134,7 @@ export type RouteRequest<A extends Auth, L extends Load | undefined, S extends S
   ItemPart<I>;
 
 /** Documentation of the success body, for the OpenAPI document. */
-export interface ResponseDoc {
+interface ResponseDoc {
   /** A schema name: one of GitLab 10.8's (src/api/core/openapi/gitlab-10.8-schemas), or Wharf's own. */
   schema?: string;
   /** The body is an array of it. */

@@ -24,7 +24,7 @@ const FROM: Record<CiStatus, readonly CiStatus[]> = {
   manual: ['created'],
 };
 
-export function canTransition(from: CiStatus, to: CiStatus): boolean {
+function canTransition(from: CiStatus, to: CiStatus): boolean {
   return FROM[to].includes(from);
 }
 

@@ -14,7 +14,7 @@ const URIC = "(?:[A-Za-z0-9\\-_.!~*'();/?:@&=+$,\\[\\]]|%[0-9A-Fa-f]{2})";
 const ABSOLUTE_URI = new RegExp(`^(?:https?|ssh|git):${URIC}+(?:#${URIC}*)?$`);
 
 /** AddressableUrlValidator with its default protocols. */
-export function validStatusUrl(value: string): boolean {
+function validStatusUrl(value: string): boolean {
   return ABSOLUTE_URI.test(value);
 }
 

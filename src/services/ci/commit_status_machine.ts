@@ -33,7 +33,7 @@ const FIRED: Record<PostedState, { event: StatusEvent; strict: boolean }[]> = {
 };
 
 /** One status change and the columns it sets. */
-export interface Step {
+interface Step {
   from: CiStatus;
   to: CiStatus;
   changes: Partial<BuildRow>;

@@ -31,7 +31,7 @@ export function environmentSlug(name: string): string {
 }
 
 /** The project's environment of that name, created (with its URL) on first use. */
-export async function ensureEnvironment(tx: Tx, projectId: number, name: string, url: string | null): Promise<EnvironmentRow> {
+async function ensureEnvironment(tx: Tx, projectId: number, name: string, url: string | null): Promise<EnvironmentRow> {
   const found: EnvironmentRow | undefined = await tx('environments').where({ project_id: projectId, name }).first();
   const stamp = now();
   if (found) {

@@ -20,7 +20,7 @@ const KEY_FORMAT = /^[A-Za-z0-9_]+$/;
  * text true (an empty one, which Rails makes NULL and the column refuses, is taken as false). */
 const RAILS_FALSE = new Set(['false', 'FALSE', 'f', 'F', '0', 'off', 'OFF', '']);
 
-export function castProtected(raw: string): boolean {
+function castProtected(raw: string): boolean {
   return !RAILS_FALSE.has(raw);
 }
 

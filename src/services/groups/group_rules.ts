@@ -4,13 +4,13 @@
 import { NAMESPACE_PATH_MESSAGE, reservedFullPath, validNamespacePath } from './namespace_rules.js';
 
 const NAME = /^[\p{Alphabetic}\p{Nd}\p{Pd}_. ]*$/u;
-export const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space.";
+const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space.";
 
 const MAX_LENGTH = 255;
 const TOO_LONG = `is too long (maximum is ${MAX_LENGTH} characters)`;
 const BLANK = "can't be blank";
 /** GitLab refuses nesting deeper than this many ancestors. */
-export const MAX_ANCESTORS = 20;
+const MAX_ANCESTORS = 20;
 
 export type Errors = Record<string, string[]>;
 

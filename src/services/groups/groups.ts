@@ -19,7 +19,7 @@ import { settingsOf } from '../settings/application_settings.js';
 import { deniedVisibility } from '../settings/visibility_rules.js';
 import { announce } from '../notify.js';
 
-export interface GroupSettings {
+interface GroupSettings {
   description?: string;
   visibility?: Visibility;
   lfs_enabled?: boolean;

@@ -18,9 +18,9 @@ import { EXPORT_VERSION } from './project_export.js';
 /** The archive versions GitLab 10.x wrote, normalized (trailing zeros dropped: 0.2.0 is 0.2). */
 const READABLE_VERSIONS: ReadonlySet<string> = new Set(['0.2', '0.2.1', '0.2.2', '0.2.3']);
 
-export const MAX_ENTRIES = 10_000;
-export const MAX_UNPACKED_BYTES = 4 * 1024 ** 3;
-export const MAX_TREE_BYTES = 200 * 1024 ** 2;
+const MAX_ENTRIES = 10_000;
+const MAX_UNPACKED_BYTES = 4 * 1024 ** 3;
+const MAX_TREE_BYTES = 200 * 1024 ** 2;
 
 /** An archive that cannot be imported; the message is what `import_error` shows. */
 export class ImportError extends Error {}

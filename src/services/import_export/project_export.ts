@@ -48,12 +48,12 @@ interface ExportRow {
 }
 
 /** Where a project's finished archive lives (beside the repositories, in Wharf's own folder). */
-export function exportDir(deps: Deps, projectId: number): string {
+function exportDir(deps: Deps, projectId: number): string {
   return path.join(deps.repos.root, '@wharf', 'exports', String(projectId));
 }
 
 /** GitLab's archive name for a project exported at `at`. */
-export function exportFileName(fullPath: string, at: Date): string {
+function exportFileName(fullPath: string, at: Date): string {
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const stamp = `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}_${pad(at.getUTCHours())}-${pad(at.getUTCMinutes())}-${pad(at.getUTCMilliseconds(), 3)}`;
   return `${stamp}_${fullPath.split('/').join('_')}`.slice(0, 51) + '_export.tar.gz';
@@ -99,7 +99,7 @@ async function setStatus(db: Conn, projectId: number, fields: Partial<ExportRow>
 }
 
 /** Writes the archive of `project` into `dir` as `name`, through a temporary name. */
-export async function writeArchive(deps: Deps, project: ProjectWithNamespace, description: string | null, dir: string, name: string, signal?: AbortSignal): Promise<string> {
+async function writeArchive(deps: Deps, project: ProjectWithNamespace, description: string | null, dir: string, name: string, signal?: AbortSignal): Promise<string> {
   const work = path.join(deps.repos.tmpDir, `export.${process.pid}.${crypto.randomBytes(8).toString('hex')}`);
   await fs.promises.mkdir(path.join(work, 'tree'), { recursive: true });
   try {

@@ -16,7 +16,7 @@ export type LabelTarget = 'issue' | 'merge_request';
 const MAX_TITLE = 255;
 
 /** The ids of the labels titled in `list`, created (default colour) when allowed. */
-export async function findOrCreateLabelIds(tx: Tx, projectId: number, list: string, create: boolean): Promise<number[]> {
+async function findOrCreateLabelIds(tx: Tx, projectId: number, list: string, create: boolean): Promise<number[]> {
   const ids: number[] = [];
   for (const raw of list.split(',')) {
     const title = raw.trim();
@@ -50,7 +50,7 @@ export async function findOrCreateLabelIds(tx: Tx, projectId: number, list: stri
 }
 
 /** Makes the target's labels exactly `ids`; whether anything changed. */
-export async function setLabelLinks(tx: Tx, type: LabelTarget, targetId: number, ids: number[]): Promise<boolean> {
+async function setLabelLinks(tx: Tx, type: LabelTarget, targetId: number, ids: number[]): Promise<boolean> {
   const current: { label_id: number }[] = await tx('label_links').where({ target_type: type, target_id: targetId }).select('label_id');
   const before = new Set(current.map((r) => r.label_id));
   const after = new Set(ids);
@@ -62,7 +62,7 @@ export async function setLabelLinks(tx: Tx, type: LabelTarget, targetId: number,
 }
 
 /** Resolves `list` and applies it: the helper both create and update use. */
-export async function applyLabels(tx: Tx, type: LabelTarget, targetId: number, projectId: number, list: string, create: boolean): Promise<boolean> {
+async function applyLabels(tx: Tx, type: LabelTarget, targetId: number, projectId: number, list: string, create: boolean): Promise<boolean> {
   return setLabelLinks(tx, type, targetId, await findOrCreateLabelIds(tx, projectId, list, create));
 }
 

@@ -16,14 +16,14 @@ const MAX_TITLE = 255;
 const MAX_KEY = 5000;
 
 /** GitLab's ApplicationSetting::FORBIDDEN_KEY_VALUE. */
-export const FORBIDDEN_KEY = -1;
+const FORBIDDEN_KEY = -1;
 
 /**
  * Minimum bits per key type (0: any size; FORBIDDEN_KEY: not allowed), GitLab's
  * `*_key_restriction` settings. Their defaults: every type allowed at any size.
  */
 export type KeyRestrictions = Readonly<Record<KeyTechnology, number>>;
-export const DEFAULT_KEY_RESTRICTIONS: KeyRestrictions = { rsa: 0, dsa: 0, ecdsa: 0, ed25519: 0 };
+const DEFAULT_KEY_RESTRICTIONS: KeyRestrictions = { rsa: 0, dsa: 0, ecdsa: 0, ed25519: 0 };
 
 /** The `*_key_restriction` application settings as KeyRestrictions. */
 export function keyRestrictionsOf(

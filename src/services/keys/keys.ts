@@ -24,7 +24,7 @@ export interface NewKey {
 }
 
 /** Whether a key with this fingerprint exists already. */
-export async function fingerprintTaken(db: Conn, prepared: PreparedKey): Promise<boolean> {
+async function fingerprintTaken(db: Conn, prepared: PreparedKey): Promise<boolean> {
   if (!prepared.publicKey) return false;
   return !!(await db('keys').where({ fingerprint: prepared.publicKey.fingerprint }).first('id'));
 }

@@ -73,7 +73,7 @@ function bitsOf(type: string, technology: KeyTechnology, parsed: ParsedKey): num
 }
 
 /** The key of `type` and `base64`, or null when they are not a valid key of a supported type. */
-export function parseKeyParts(type: string, base64: string): PublicKey | null {
+function parseKeyParts(type: string, base64: string): PublicKey | null {
   const technology = TECHNOLOGY_OF[type];
   if (!technology || base64.length > MAX_BLOB_TEXT || base64.length % 4 !== 0 || !BASE64.test(base64)) return null;
   let parsed: ParsedKey | Error;

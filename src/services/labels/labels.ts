@@ -39,7 +39,7 @@ function assignedTitle(value: string | null | undefined): string | undefined {
 }
 
 /** A CSS colour name becomes its hex code; anything else is kept for validation to judge. */
-export function normaliseColor(color: string): string {
+function normaliseColor(color: string): string {
   const name = color.trim().toLowerCase();
   if (name.startsWith('#')) return color;
   return COLOR_NAMES.get(name) ?? color;

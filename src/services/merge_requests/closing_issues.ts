@@ -77,7 +77,7 @@ export function closingReferences(text: string, baseUrl: string): IssueReference
  * The issues closed by `messages` in `project`, readable by `user` (null: anonymous), each
  * once, in the order referenced.
  */
-export async function issuesClosedBy(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, messages: string[]): Promise<IssueRow[]> {
+async function issuesClosedBy(deps: Deps, project: ProjectWithNamespace, user: UserRow | null, messages: string[]): Promise<IssueRow[]> {
   const refs = closingReferences(messages.join('\n'), deps.urls.base);
   const projects = new Map<string, { project: ProjectWithNamespace; access: ProjectAccess } | null>();
   const out: IssueRow[] = [];
@@ -104,7 +104,7 @@ export async function issuesClosedBy(deps: Deps, project: ProjectWithNamespace, 
 }
 
 /** What a merge request's commits say (those on its source not on its target), newest first. */
-export async function mergeRequestCommitMessages(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string[]> {
+async function mergeRequestCommitMessages(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string[]> {
   if (!mr.head_sha) return [];
   try {
     return await commitMessages(gitdirOf(deps.repos, project), mr.start_sha ?? mr.base_sha, mr.head_sha);

@@ -19,7 +19,7 @@ import { writeMergeRequestHead } from '../../git/merge_refs.js';
 import { Lru } from '../../git/lru.js';
 
 /** The target repository's directory and the source's (null when the fork is gone). */
-export async function repositoriesOf(deps: Deps, mr: MergeRequestRow, db: Conn = deps.db): Promise<{ targetDir: string; sourceDir: string | null }> {
+async function repositoriesOf(deps: Deps, mr: MergeRequestRow, db: Conn = deps.db): Promise<{ targetDir: string; sourceDir: string | null }> {
   const target = await findProjectByIdOrPath(db, String(mr.target_project_id));
   if (!target) throw new Error(`merge request ${mr.id} has no target project`);
   const targetDir = gitdirOf(deps.repos, target);

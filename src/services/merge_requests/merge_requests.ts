@@ -80,7 +80,7 @@ async function forkRoot(db: Conn, projectId: number): Promise<number> {
 }
 
 /** Project#in_fork_network_of?: both projects belong to the same fork network. */
-export async function inSameForkNetwork(db: Conn, a: number, b: number): Promise<boolean> {
+async function inSameForkNetwork(db: Conn, a: number, b: number): Promise<boolean> {
   return (await forkRoot(db, a)) === (await forkRoot(db, b));
 }
 

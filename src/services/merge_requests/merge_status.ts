@@ -15,7 +15,7 @@ import { findProjectByIdOrPath, gitdirOf } from '../../finders/projects.js';
 import { readRef } from '../../git/refs.js';
 import { isAncestor, testMerge } from '../../git/merge.js';
 
-export type MergeStatus = 'can_be_merged' | 'cannot_be_merged';
+type MergeStatus = 'can_be_merged' | 'cannot_be_merged';
 
 /** Where a merge request's branches stand now. */
 export interface BranchState {
@@ -68,7 +68,7 @@ export async function branchState(deps: Deps, mr: MergeRequestRow, target?: Proj
 }
 
 /** Whether `head` merges into `targetHead` without conflict, in the target repository. */
-export async function canMerge(gitdir: string, targetHead: string, head: string): Promise<boolean> {
+async function canMerge(gitdir: string, targetHead: string, head: string): Promise<boolean> {
   try {
     return (await testMerge(gitdir, targetHead, head)).clean;
   } catch {

@@ -59,7 +59,7 @@ function toSentence(items: string[]): string {
 }
 
 /** MergeRequest#merge_commit_message: the default message of the merge commit. */
-export async function defaultMergeCommitMessage(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string> {
+async function defaultMergeCommitMessage(deps: Deps, project: ProjectWithNamespace, mr: MergeRequestRow): Promise<string> {
   const author = mr.author_id === null ? null : ((await findUserById(deps.db, mr.author_id)) ?? null);
   const closes = await mergeRequestClosesIssues(deps, project, mr, author);
   const refs: string[] = [];
@@ -195,7 +195,7 @@ async function mergeIntoTarget(
  * protected, not the default branch, push rights, the branch still at the merged head).
  * A refusal is quiet, as in GitLab.
  */
-export async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
+async function removeSourceBranch(deps: Deps, mr: MergeRequestRow, user: UserRow | null, head: string): Promise<boolean> {
   const deleter = user ?? (mr.author_id === null ? null : ((await findUserById(deps.db, mr.author_id)) ?? null));
   if (!deleter) return false;
   const source = await projectOf(deps, mr.source_project_id);

@@ -45,7 +45,7 @@ export async function refreshMergeRequestsOf(deps: Deps, payload: UpdateMergeReq
 
 const blank = (oid: string) => !oid || /^0+$/.test(oid);
 
-export async function refreshMergeRequests(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
+async function refreshMergeRequests(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
   for (const update of updates) {
     if (!update.ref.startsWith(BRANCH)) continue;
     try {

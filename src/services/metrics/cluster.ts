@@ -9,7 +9,7 @@
 // passes messages along: it loads no metrics library.
 import cluster, { type Worker } from 'node:cluster';
 
-export const COLLECT_TIMEOUT_MS = 2000;
+const COLLECT_TIMEOUT_MS = 2000;
 
 type Message =
   | { wharf: 'metrics-request'; id: string }

@@ -116,7 +116,7 @@ const dbPool = new Gauge(
 );
 
 /** One reading of the job queue. */
-export interface QueueSnapshot {
+interface QueueSnapshot {
   /** Per queue name: jobs waiting, and how long the oldest has waited (seconds). */
   queues: Record<string, { backlog: number; latency: number }>;
   /** Jobs finished and failed so far, if the queue keeps those counts. */

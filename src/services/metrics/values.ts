@@ -15,7 +15,7 @@ interface Sample {
 }
 
 /** How prom-client's cluster aggregation merges a metric of several processes. */
-export type Aggregator = 'sum' | 'max' | 'min' | 'first' | 'average' | 'omit';
+type Aggregator = 'sum' | 'max' | 'min' | 'first' | 'average' | 'omit';
 
 /** What prom-client's Registry reads of a metric. */
 export interface MetricReading {

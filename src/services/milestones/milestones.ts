@@ -17,7 +17,7 @@ const TITLE_TAKEN = 'already being used for another group or project milestone.'
 type Errors = Record<string, string[]>;
 
 /** Ruby's Hash#inspect of symbol keys and string arrays, as GitLab interpolates it. */
-export function rubyInspect(errors: Errors): string {
+function rubyInspect(errors: Errors): string {
   const pairs = Object.entries(errors).map(([k, msgs]) => `:${k}=>[${msgs.map((m) => JSON.stringify(m)).join(', ')}]`);
   return `{${pairs.join(', ')}}`;
 }

@@ -19,7 +19,7 @@ import { createNote, createSystemNote, type NoteKind, type NoteTarget } from './
 import type { NoteRow } from '../../store/issuable_rows.js';
 import { discussionResolved, discussionsOf, discussionResolvable, type Discussion } from '../../finders/discussions.js';
 
-export const ALL_RESOLVED = 'resolved all discussions';
+const ALL_RESOLVED = 'resolved all discussions';
 
 /** The first note of a new discussion: a DiffNote when `position` (JSON) is given. */
 export async function startDiscussion(
@@ -33,7 +33,7 @@ export async function startDiscussion(
 }
 
 /** What a reply (or a system note) in the discussion takes from it. */
-export function replyKind(d: Discussion): NoteKind {
+function replyKind(d: Discussion): NoteKind {
   const first = d.notes[0];
   return { type: first.type, discussionId: d.id, position: first.position, lineCode: first.line_code };
 }

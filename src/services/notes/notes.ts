@@ -18,7 +18,7 @@ import type { IssuableRef } from '../domain_events.js';
 import type { NoteRow } from '../../store/issuable_rows.js';
 import { noteableWhere, type NoteTarget } from '../../store/note_targets.js';
 
-export { noteableWhere, type NoteTarget };
+export { type NoteTarget };
 
 /** What makes a new note more than a plain comment. */
 export interface NoteKind {

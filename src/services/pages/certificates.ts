@@ -40,13 +40,13 @@ function parse(pem: string): crypto.X509Certificate | null {
 }
 
 /** The leaf certificate of a PEM text (its first), or null when there is none. */
-export function leafCertificate(text: string): crypto.X509Certificate | null {
+function leafCertificate(text: string): crypto.X509Certificate | null {
   const first = pemBlocks(text)[0];
   return first ? parse(first) : null;
 }
 
 /** The RSA private key of a PEM text, or null. */
-export function privateKey(text: string): crypto.KeyObject | null {
+function privateKey(text: string): crypto.KeyObject | null {
   if (!text.includes('-----BEGIN')) return null;
   try {
     const key = crypto.createPrivateKey({ key: text, format: 'pem' });
@@ -75,7 +75,7 @@ function roots(): crypto.X509Certificate[] {
 }
 
 /** PagesDomain#has_intermediates?: self-signed, or chained to a root through the given certificates. */
-export function chainVerifies(text: string): boolean {
+function chainVerifies(text: string): boolean {
   const certs = pemBlocks(text)
     .map(parse)
     .filter((c): c is crypto.X509Certificate => c !== null);

@@ -69,7 +69,7 @@ async function titleOf(reader: RepoReader, oid: string): Promise<string | null> 
 }
 
 /** The payload of one moved ref, or null for a ref that is neither a branch nor a tag. */
-export async function pushPayload(reader: RepoReader, defaultBranch: string | null, update: PushedRef): Promise<PushPayload | null> {
+async function pushPayload(reader: RepoReader, defaultBranch: string | null, update: PushedRef): Promise<PushPayload | null> {
   const isBranch = update.ref.startsWith(BRANCH);
   if (!isBranch && !update.ref.startsWith(TAG)) return null;
   const name = update.ref.slice(isBranch ? BRANCH.length : TAG.length);

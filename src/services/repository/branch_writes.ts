@@ -14,8 +14,8 @@ import { checkApiRefChange } from '../push/api_ref_check.js';
 import { branchMoved, commitFiles, conflictingBranch, moveBranch, type ProjectContext } from './file_writes.js';
 import { afterRefsMoved } from '../push/refs_moved.js';
 
-export const BRANCH_EXISTS = 'Branch already exists';
-export const DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
+const BRANCH_EXISTS = 'Branch already exists';
+const DEFAULT_BRANCH = 'The default branch of a project cannot be deleted.';
 
 /** Creates `name` at `ref` (a branch, tag or commit id); returns the new head. */
 export async function createBranch(deps: Deps, loaded: ProjectContext, name: string, ref: string): Promise<string> {

@@ -35,7 +35,7 @@ export interface ProjectContext {
   user: UserRow | null;
 }
 
-export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** One change; contents are already decoded bytes (see `fileContent`). */
 export type FileAction =
@@ -78,7 +78,7 @@ export function fileContent(content: string, encoding: string | undefined): Uint
 }
 
 const ON_BRANCH = 'You can only create or edit files when you are on a branch';
-export const NOT_ALLOWED = 'You are not allowed to push into this branch';
+const NOT_ALLOWED = 'You are not allowed to push into this branch';
 
 export function branchMoved(branch: string): string {
   return `Could not update branch ${branch}. Please refresh and try again.`;

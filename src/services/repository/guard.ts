@@ -16,10 +16,10 @@ import { LockTimeoutError } from '../../git/lock.js';
 import { RepositoryGoneError } from '../../git/repo_gone.js';
 import { projectLockKey, recoverRepositories, settleJournal } from './recovery.js';
 
-export const MOVED_MESSAGE = 'The project was moved or renamed while the change was being written. Please refresh and try again.';
-export const BUSY_MESSAGE = 'The repository is busy. Please try again.';
+const MOVED_MESSAGE = 'The project was moved or renamed while the change was being written. Please refresh and try again.';
+const BUSY_MESSAGE = 'The repository is busy. Please try again.';
 
-export function repositoryMoved(): Conflict {
+function repositoryMoved(): Conflict {
   return new Conflict(MOVED_MESSAGE);
 }
 
@@ -46,7 +46,7 @@ export async function withProjectLocks<T>(deps: Deps, ids: number[], fn: () => P
 }
 
 /** Why a repository is not where `project` said: 404 when the project is gone, else 409. */
-export async function repositoryGone(deps: Deps, project: ProjectWithNamespace): Promise<Conflict | NotFound> {
+async function repositoryGone(deps: Deps, project: ProjectWithNamespace): Promise<Conflict | NotFound> {
   const current = await findProjectByIdOrPath(deps.db, String(project.id));
   return current ? repositoryMoved() : new NotFound('Project');
 }

@@ -27,7 +27,7 @@ export interface HousekeepingPayload {
   task: HousekeepingTask;
 }
 
-export function housekeepingTask(pushes: number, s: HousekeepingSettings): HousekeepingTask {
+function housekeepingTask(pushes: number, s: HousekeepingSettings): HousekeepingTask {
   if (pushes % s.gcPeriod === 0) return 'gc';
   if (pushes % s.fullRepackPeriod === 0) return 'full_repack';
   return 'incremental_repack';

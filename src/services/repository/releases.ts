@@ -15,9 +15,9 @@ export interface ReleaseRow {
   updated_at: string;
 }
 
-export const TAG_MISSING = 'Tag does not exist';
-export const RELEASE_EXISTS = 'Release already exists';
-export const RELEASE_MISSING = 'Release does not exist';
+const TAG_MISSING = 'Tag does not exist';
+const RELEASE_EXISTS = 'Release already exists';
+const RELEASE_MISSING = 'Release does not exist';
 
 /** The releases of these tag names of the project, by tag name (one query). */
 export async function releasesByTag(db: Conn, projectId: number, tags: string[]): Promise<Map<string, ReleaseRow>> {

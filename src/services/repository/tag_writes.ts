@@ -29,14 +29,14 @@ import { ZERO_OID } from '../push/pushed_ref.js';
 import { deleteReleaseOf, findRelease, createRelease } from './releases.js';
 import { afterRefsMoved } from '../push/refs_moved.js';
 
-export const TAG_NAME_INVALID = 'Tag name invalid';
-export const FAILED_TO_REMOVE = 'Failed to remove tag';
+const TAG_NAME_INVALID = 'Tag name invalid';
+const FAILED_TO_REMOVE = 'Failed to remove tag';
 
-export function tagExists(name: string): string {
+function tagExists(name: string): string {
   return `Tag ${name} already exists`;
 }
 
-export function targetInvalid(ref: string): string {
+function targetInvalid(ref: string): string {
   return `Target ${ref} is invalid`;
 }
 

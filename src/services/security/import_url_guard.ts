@@ -10,7 +10,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import { isPublicAddress } from './outbound_url.js';
 
-export const IMPORT_PROTOCOLS = ['http:', 'https:', 'git:'];
+const IMPORT_PROTOCOLS = ['http:', 'https:', 'git:'];
 
 /** The URL without its user and password, for messages and the stored import_url. */
 export function redactUrl(raw: string): string {

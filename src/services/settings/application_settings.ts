@@ -71,7 +71,7 @@ function levelValue(value: unknown): number | undefined {
 }
 
 /** ApplicationSetting::DOMAIN_LIST_SEPARATOR: commas, semicolons and any whitespace. */
-export function splitDomains(value: string | string[]): string[] {
+function splitDomains(value: string | string[]): string[] {
   const parts = Array.isArray(value) ? value : [value];
   const out: string[] = [];
   for (const part of parts) {

@@ -9,7 +9,7 @@ export type Errors = Record<string, string[]>;
 
 const BLANK = "can't be blank";
 /** Gitlab.config.repositories.storages: Wharf has one storage, `default`. */
-export const STORAGES = ['default'];
+const STORAGES = ['default'];
 /** Gitlab::SSHPublicKey's supported sizes per key type. */
 export const KEY_SIZES: Record<string, number[]> = {
   rsa: [1024, 2048, 3072, 4096],
@@ -43,7 +43,7 @@ const DURATION_WORDS = new Set(
 );
 
 /** ChronicDuration.parse with raise_exceptions (GitLab's setting): every word a number or a unit. */
-export function validDuration(value: string): boolean {
+function validDuration(value: string): boolean {
   const isNumeric = (ch: string) => (ch >= '0' && ch <= '9') || ch === '.' || ch === ':';
   const words: string[] = [];
   let word = '';

@@ -136,11 +136,6 @@ export async function todosOnIssuableUpdated(
   await createTodos(tx, loaded, actor, target, assignees, 'assigned');
 }
 
-/** Closed or merged by the actor: the actor's pending todos on it are done. */
-export async function todosOnIssuableClosed(tx: Conn, actor: UserRow, target: TodoTarget): Promise<void> {
-  await markTodosDone(tx, actor.id, target);
-}
-
 /**
  * A new (oldBody undefined) or edited non-system note on the target: mentions in it (on an
  * edit, only those added); the actor's todos on the target are done (GitLab does so for an

@@ -15,10 +15,10 @@ import { removeDeployKeysOfProjects } from '../keys/deploy_keys.js';
 import { deleteKeysOfUsers } from '../keys/keys.js';
 import { announce } from '../notify.js';
 
-export const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
+const SOLE_OWNER_MESSAGE = 'You must transfer ownership or delete groups before you can remove user';
 
 /** Groups where the user is the only (direct) owner. */
-export async function soloOwnedGroups(db: Conn, userId: number): Promise<NamespaceRow[]> {
+async function soloOwnedGroups(db: Conn, userId: number): Promise<NamespaceRow[]> {
   return db('namespaces as n')
     .select('n.*')
     .join('members as m', function () {

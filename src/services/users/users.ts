@@ -68,7 +68,7 @@ export async function insertUser(tx: Tx, u: NewUser): Promise<UserRow> {
   return (await findUserById(tx, id))!;
 }
 
-export interface UserFlags {
+interface UserFlags {
   admin?: boolean;
   can_create_group?: boolean;
   external?: boolean;

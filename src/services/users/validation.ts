@@ -30,7 +30,7 @@ export function normaliseEmail(email: string): string {
 }
 
 /** Username rules (the personal namespace's path rules); empty when valid. */
-export function usernameErrors(username: string): string[] {
+function usernameErrors(username: string): string[] {
   if (username.trim() === '') return ["can't be blank"];
   const errors: string[] = [];
   if (username.length > MAX_STRING) errors.push(`is too long (maximum is ${MAX_STRING} characters)`);

@@ -19,12 +19,12 @@ import { BlockedAddress } from '../security/outbound_url.js';
 import type { WebHookJobPayload } from './triggers.js';
 
 /** GitLab's `webhook_timeout` (gitlab.yml, 10 seconds by default): the whole exchange. */
-export const HOOK_TIMEOUT_MS = 10_000;
+const HOOK_TIMEOUT_MS = 10_000;
 /** Reaching the receiver: a host that does not answer the connection is given up on sooner. */
-export const HOOK_CONNECT_TIMEOUT_MS = 3_000;
+const HOOK_CONNECT_TIMEOUT_MS = 3_000;
 
 /** A failure worth another attempt (5xx, unreachable, timed out). */
-export class RetryableDelivery extends Error {}
+class RetryableDelivery extends Error {}
 
 export interface DeliveryResult {
   hookId: number;

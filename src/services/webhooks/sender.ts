@@ -14,7 +14,7 @@ import https from 'node:https';
 import { assertAllowedUrl, guardedLookup } from '../security/outbound_url.js';
 
 /** How much of a receiver's answer is read and kept (the rest is discarded unread). */
-export const RESPONSE_CAP = 8 * 1024;
+const RESPONSE_CAP = 8 * 1024;
 
 export interface HookRequest {
   url: string;

@@ -85,7 +85,7 @@ export const DELIVERY_ATTEMPTS = 4;
 export const DELIVERY_RETRY_DELAYS_MS: readonly number[] = [10_000, 60_000, 300_000];
 
 /** A hook's deliveries run one at a time (the job queue's group). */
-export function deliveryGroup(hookId: number): string {
+function deliveryGroup(hookId: number): string {
   return `web_hook:${hookId}`;
 }
 

@@ -18,7 +18,7 @@ const ID_DESCRIPTION: Record<string, string> = {
 };
 
 /** A declared parameter's value schema: its type, allowed values and default. */
-export function paramSchema(param: Param<unknown, boolean>): JsonSchema {
+function paramSchema(param: Param<unknown, boolean>): JsonSchema {
   const base: JsonSchema = { ...(param.valueSchema ?? {}) };
   if (!param.valueSchema) base.description = 'Checked by the endpoint itself.';
   if (param.allowed) {

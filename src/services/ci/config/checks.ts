@@ -28,7 +28,7 @@ export function isRegexp(source: string): boolean {
 }
 
 /** A plain string, or `/…/` whose inside compiles. */
-export function isStringOrRegexp(v: unknown): boolean {
+function isStringOrRegexp(v: unknown): boolean {
   if (!isString(v)) return false;
   if (v.length >= 2 && v.startsWith('/') && v.endsWith('/')) return isRegexp(v.slice(1, -1));
   return true;

@@ -6,7 +6,7 @@ import { isArrayOfStrings, isBlank, isBoolean, isHash, unknownKeys } from './che
 import { checkArtifacts, checkCommands, checkCoverage, checkEnvironment, checkPolicy, checkScript, checkVariables } from './entries.js';
 import { CiConfigError, type CiEnvironment, type CiJob, type RefPolicy } from './types.js';
 
-export const JOB_KEYS = [
+const JOB_KEYS = [
   'tags',
   'script',
   'only',

@@ -15,7 +15,7 @@ function parseDocument(text: string, options: Yaml.ParseOptions & Yaml.DocumentO
 }
 
 /** Larger configs are refused unparsed (GitLab 10.8 has no limit; 1 MiB is generous). */
-export const MAX_CI_CONFIG_BYTES = 1024 * 1024;
+const MAX_CI_CONFIG_BYTES = 1024 * 1024;
 /** How many alias dereferences one document may make (anchors reused as job templates). */
 const MAX_ALIASES = 100;
 

@@ -9,7 +9,7 @@ export interface RefPolicy {
   variables?: string[];
 }
 
-export interface CiArtifacts {
+interface CiArtifacts {
   name?: string;
   untracked?: boolean;
   paths?: string[];

@@ -4,7 +4,7 @@
 // after a time limit: a backtracking pattern costs that thread, never the event loop.
 import { Worker } from 'node:worker_threads';
 
-export const COVERAGE_TIMEOUT_MS = 2000;
+const COVERAGE_TIMEOUT_MS = 2000;
 
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

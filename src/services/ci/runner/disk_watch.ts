@@ -5,7 +5,7 @@
 // at the limit; this stops many files.
 import { execFile } from 'node:child_process';
 
-export const DISK_CHECK_MS = 3000;
+const DISK_CHECK_MS = 3000;
 
 function usedBytes(dirs: string[]): Promise<number | null> {
   return new Promise((resolve) => {

@@ -8,7 +8,7 @@ import type { ProjectWithNamespace, UserRow } from '../../../store/rows.js';
 import type { JobVariable } from '../../../finders/ci_variables.js';
 
 /** GitLab's CI_COMMIT_REF_SLUG: lower case, anything but a-z0-9 → '-', at most 63, no edge '-'. */
-export function refSlug(ref: string): string {
+function refSlug(ref: string): string {
   let slug = '';
   for (const c of ref.toLowerCase()) slug += /[a-z0-9]/.test(c) ? c : '-';
   slug = slug.slice(0, 63);

@@ -11,7 +11,7 @@ import type { BuildRow } from '../../../store/ci_rows.js';
 import { transitionBuild } from '../build_transitions.js';
 import { jobTokenDigest } from '../../../finders/job_tokens.js';
 
-export const BUILD_TYPE = 'Ci::Build';
+const BUILD_TYPE = 'Ci::Build';
 
 export interface Claimed {
   build: BuildRow;

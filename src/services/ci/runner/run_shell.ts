@@ -10,14 +10,14 @@ import { stepCommand, type SandboxConfig, type Step } from './sandbox.js';
 
 export type StopReason = 'timeout' | 'canceled' | 'shutdown' | 'disk';
 
-export interface ShellRun {
+interface ShellRun {
   /** Resolves with the exit code (null when killed) once the process ended. */
   done: Promise<number | null>;
   /** Kills the whole process group. */
   kill(): void;
 }
 
-export function killGroup(pid: number | undefined): void {
+function killGroup(pid: number | undefined): void {
   if (!pid) return;
   try {
     process.kill(-pid, 'SIGKILL');
@@ -26,7 +26,7 @@ export function killGroup(pid: number | undefined): void {
   }
 }
 
-export function runStep(config: SandboxConfig, step: Step, env: Record<string, string>, trace: TraceWriter, stdout?: Writable): ShellRun {
+function runStep(config: SandboxConfig, step: Step, env: Record<string, string>, trace: TraceWriter, stdout?: Writable): ShellRun {
   const { file, args, cwd } = stepCommand(config, step);
   const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   if (stdout) child.stdout.pipe(stdout, { end: false });

@@ -42,7 +42,7 @@ export interface Step {
 }
 
 /** Where the server's code is installed (dist/src/services/ci/runner/ is five folders down). */
-export const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const INSTALL_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 /** Where a sandboxed helper sees the server's code. */
 const HELPER_ROOT = '/opt/wharf';
 

@@ -4,7 +4,7 @@
 // the environment, never in the script, so their values are not written anywhere.
 
 /** `'…'` quoting for bash: the text is taken literally. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return `'${text.split("'").join(`'\\''`)}'`;
 }
 

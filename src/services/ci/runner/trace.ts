@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const TRACE_LIMIT_BYTES = 4 * 1024 * 1024;
+const TRACE_LIMIT_BYTES = 4 * 1024 * 1024;
 
-export function truncationLine(limit: number): string {
+function truncationLine(limit: number): string {
   return `\nJob's log exceeded limit of ${limit} bytes.\nJob execution will continue but no more output will be collected.\n`;
 }
 
