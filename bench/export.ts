@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { bootServer } from '../test/helpers/server.js';
 import { importArchive } from '../test/helpers/archives.js';
 import { intEnv } from './harness.js';
+import { insertReturningId, returnedId } from '../src/store/ids.js';
 
 const ISSUES = intEnv('BENCH_ISSUES', 10_000);
 const COMMITS = intEnv('BENCH_COMMITS', 3_000);
@@ -35,9 +36,7 @@ async function main(): Promise<void> {
     fastImport(s.deps.repos.pathFor(p.path_with_namespace), COMMITS);
     await s.db('projects').where({ id: p.id }).update({ default_branch: 'master' });
     const stamp = new Date().toISOString();
-    const [labelId] = (await s.db('labels').insert({ project_id: p.id, title: 'bench', color: '#336699', created_at: stamp, updated_at: stamp }).returning('id')).map((r: any) =>
-      typeof r === 'object' ? r.id : r,
-    );
+    const labelId = await insertReturningId(s.db, 'labels', { project_id: p.id, title: 'bench', color: '#336699', created_at: stamp, updated_at: stamp });
     for (let start = 1; start <= ISSUES; start += 500) {
       const rows = [];
       for (let iid = start; iid < Math.min(start + 500, ISSUES + 1); iid++)
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
           created_at: stamp,
           updated_at: stamp,
         });
-      const ids = (await s.db('issues').insert(rows).returning('id')).map((r: any) => (typeof r === 'object' ? r.id : r));
+      const ids = (await s.db('issues').insert(rows).returning('id')).map(returnedId);
       await s.db('notes').insert(
         ids.map((id: number) => ({
           project_id: p.id,

@@ -155,3 +155,9 @@ export function afterCommit(db: Conn, fn: () => void): void {
     fn();
   }
 }
+
+/** Whether a write failed on a unique index (SQLite's constraint error, PostgreSQL's 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
+}

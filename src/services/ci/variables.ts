@@ -5,7 +5,7 @@
 // `protected` arrives as text (Grape's String) and is cast as Rails casts a boolean column.
 // The key never changes after creation (the API drops it from an update). Values are only
 // stored and returned: never logged, never put into an error message.
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { Config } from '../../config.js';
 import { sealValue } from './variable_values.js';
@@ -22,11 +22,6 @@ const RAILS_FALSE = new Set(['false', 'FALSE', 'f', 'F', '0', 'off', 'OFF', ''])
 
 function castProtected(raw: string): boolean {
   return !RAILS_FALSE.has(raw);
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505';
 }
 
 function taken(key: string): Invalid {

@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../../deps.js';
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import type { NamespaceRow, ProjectRow, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid, Rejected } from '../../store/domain_errors.js';
 import { OWNER, visibilityLevel, visibilityName, type Visibility } from '../../store/levels.js';
 import { createNamespace } from './namespaces.js';
-import { insertMember, isUniqueViolation } from '../members/members.js';
+import { insertMember } from '../members/members.js';
 import { deleteProject } from '../projects/projects.js';
 import { groupErrors, rubyInspect, type Errors } from './group_rules.js';
 import { subtreeIds } from '../../finders/groups.js';

@@ -4,13 +4,12 @@
 // marks the user's pending todos on the issue or merge request done, in the same transaction
 // (snippets have none).
 // The caller has checked the permissions.
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import type { AwardableType, AwardRow } from '../../store/issuable_rows.js';
 import { EMOJI_NAMES, normalizeEmojiName } from './emoji_names.js';
-import { isUniqueViolation } from '../members/members.js';
 import { announce } from '../notify.js';
 import type { IssuableRef } from '../domain_events.js';
 

@@ -6,13 +6,12 @@
 // GitLab records no event for keys (only system hooks, which Wharf has none of), so neither
 // does Wharf.
 import type { Deps } from '../../deps.js';
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import type { KeyRow, KeyType } from '../../store/keys.js';
 import { now } from '../../store/time.js';
 import { Invalid } from '../../store/domain_errors.js';
-import { isUniqueViolation } from '../members/members.js';
 import { keyErrors, keyRestrictionsOf, prepareKey, type KeyRestrictions, type PreparedKey } from './key_validation.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { announce } from '../notify.js';

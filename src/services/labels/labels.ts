@@ -2,11 +2,10 @@
 // Labels::CreateService / UpdateService, the Label and ProjectLabel models and Subscribable).
 // Permissions are checked by the caller; label rows only change here.
 import type { Knex } from 'knex';
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import { Conflict, Invalid } from '../../store/domain_errors.js';
 import { now } from '../../store/time.js';
-import { isUniqueViolation } from '../members/members.js';
 import { COLOR_NAMES } from './colors.js';
 import type { ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import type { ProjectAccess } from '../../policy/projects.js';

@@ -5,12 +5,12 @@
 // `joined` event; denying or withdrawing deletes it. A second request of the same user is the
 // model's uniqueness error. The caller has checked who may ask; answering asks the member
 // policy through `guard` inside the transaction, as members.ts does.
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import type { MemberRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Invalid, RecordNotFound } from '../../store/domain_errors.js';
 import { ACCESS_LEVELS, DEVELOPER, PROJECT_ACCESS_LEVELS } from '../../store/levels.js';
-import { isUniqueViolation, type MemberGuard } from './members.js';
+import type { MemberGuard } from './members.js';
 import { announce } from '../notify.js';
 
 const TAKEN = { user_id: ['already exists in source'] };

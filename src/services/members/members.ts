@@ -1,6 +1,6 @@
 // Adding, changing and removing members of projects and groups. Permissions are checked by
 // the caller; the rules here are the membership model's own (GitLab's Member validations).
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import type { MemberRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
 import { Conflict, Invalid, RecordNotFound } from '../../store/domain_errors.js';
@@ -30,12 +30,6 @@ export async function insertMember(db: Conn, m: NewMember): Promise<MemberRow> {
     updated_at: stamp,
   });
   return db('members').where({ source_type: m.sourceType, source_id: m.sourceId, user_id: m.userId }).first();
-}
-
-/** A unique index refused the row: someone else added the same thing first. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
 /**

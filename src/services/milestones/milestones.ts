@@ -2,13 +2,12 @@
 // UpdateService, Close/ReopenService and the Milestone model's rules). Permissions are
 // checked by the caller. A failure is the API's 400 whose message embeds the model errors as
 // Ruby prints a Hash: `Failed to create milestone {:title=>["..."]}`.
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import { Rejected } from '../../store/domain_errors.js';
 import { nextIid } from '../../store/iids.js';
 import { now } from '../../store/time.js';
 import { findMilestone } from '../../finders/milestones.js';
 import type { MilestoneRow } from '../../store/issuable_rows.js';
-import { isUniqueViolation } from '../members/members.js';
 import { sanitizeTitle } from '../labels/labels.js';
 import { announce } from '../notify.js';
 

@@ -6,7 +6,7 @@
 // sealed (services/security/secret_box.ts) before it is written and never returned; an update given a
 // certificate without a key keeps the stored key, one given neither removes both (GitLab's).
 import crypto from 'node:crypto';
-import type { Conn } from '../../store/db.js';
+import { isUniqueViolation, type Conn } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { Config } from '../../config.js';
 import type { PagesDomainRow } from '../../store/pages_domain_rows.js';
@@ -15,7 +15,6 @@ import { Invalid } from '../../store/domain_errors.js';
 import { domainTaken } from '../../finders/pages_domains.js';
 import { hostnameErrors, restrictedDomainError } from './domain_names.js';
 import { certificateErrors, certificateText } from './certificates.js';
-import { isUniqueViolation } from '../members/members.js';
 import { open, seal } from '../security/secret_box.js';
 
 const KEY_PURPOSE = 'pages domain key';

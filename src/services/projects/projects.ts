@@ -10,7 +10,7 @@ import type { Deps } from '../../deps.js';
 import { deleteProjectMergeRequests } from '../merge_requests/merge_requests.js';
 import { deleteProjectAwards } from '../issuables/award_emoji.js';
 import { removeDeployKeysOfProjects } from '../keys/deploy_keys.js';
-import { isSqlite, type Conn } from '../../store/db.js';
+import { isUniqueViolation, isSqlite, type Conn } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { NamespaceRow, ProjectRow, ProjectWithNamespace, UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
@@ -76,11 +76,6 @@ function settingColumns(s: ProjectSettings): Partial<ProjectRow> {
     else out[key] = value;
   }
   return out as Partial<ProjectRow>;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
 }
 
 /** Name/path format errors (and ci_config_path's length), keyed as GitLab's model validations are. */

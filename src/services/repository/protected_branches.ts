@@ -3,12 +3,11 @@
 // branches/:branch/protect, and Project#after_create_default_branch). Permissions are
 // checked by the caller; rows only change here.
 import type { Knex } from 'knex';
-import type { Conn, Db } from '../../store/db.js';
+import { isUniqueViolation, type Conn, type Db } from '../../store/db.js';
 import { settingsOf } from '../settings/application_settings.js';
 import type { ProjectWithNamespace, ProtectedBranchRule } from '../../store/rows.js';
 import { Conflict, Unprocessable } from '../../store/domain_errors.js';
 import { now } from '../../store/time.js';
-import { isUniqueViolation } from '../members/members.js';
 import { wellFormed } from '../../git/ref_names.js';
 import { DEVELOPER, MASTER } from '../../store/levels.js';
 import { BranchRules, PROTECTION_DEV_CAN_MERGE, PROTECTION_DEV_CAN_PUSH, PROTECTION_NONE } from '../../policy/branches.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps.js';
-import type { Conn, Tx } from '../../store/db.js';
+import { isUniqueViolation, type Conn, type Tx } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';
@@ -89,11 +89,6 @@ export interface CreateUserInput extends UserAttributes, UserFlags {
 export type UpdateUserInput = Partial<UserAttributes> & UserFlags & { identity?: IdentityInput };
 
 const PROFILE_FIELDS = ['skype', 'linkedin', 'twitter', 'website_url', 'organization', 'bio', 'location'] as const;
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === 'SQLITE_CONSTRAINT' || e.code === '23505' || /UNIQUE constraint failed/.test(e.message ?? '');
-}
 
 /**
  * The 409 GitLab answers when another user has this e-mail or exactly this username (its
