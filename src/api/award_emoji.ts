@@ -18,7 +18,7 @@ import { p, type Param } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { findNoted, iidParamName, NOTED_KINDS, noteSubject, rubyErrors, type NotedKind, type NotedObject } from './noteables.js';
-import { findNote } from '../services/notes/notes.js';
+import { findNote } from '../finders/notes.js';
 import { awardsQuery, createAward, deleteAward, findAward, normalizeEmojiName, type Awardable } from '../services/issuables/award_emoji.js';
 import type { AwardRow } from '../store/issuable_rows.js';
 import { can, type IssueSubject, type MergeRequestSubject, type NoteSubject, type ProjectSnippetSubject } from '../policy/can.js';

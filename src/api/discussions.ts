@@ -17,7 +17,8 @@ import { paginateArray } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import { can } from '../policy/can.js';
 import { isResolvable } from '../store/note_kinds.js';
-import { blankBody, deleteNote, findNote, updateNote } from '../services/notes/notes.js';
+import { blankBody, deleteNote, updateNote } from '../services/notes/notes.js';
+import { findNote } from '../finders/notes.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 
 import { replyToDiscussion, setDiscussionResolved, setNoteResolved, startDiscussion } from '../services/notes/discussions.js';

@@ -7,7 +7,6 @@
 // (`discussion_id`: a new one, or the thread it replies to; store/note_kinds.ts says what a
 // row's `type` makes it). Quick actions in bodies are not interpreted. The caller has checked
 // the permissions.
-import type { Knex } from 'knex';
 import type { Conn, Tx } from '../../store/db.js';
 import { insertReturningId } from '../../store/ids.js';
 import type { UserRow } from '../../store/rows.js';
@@ -16,7 +15,7 @@ import { newDiscussionId, type AnyNoteableType, type NoteType } from '../../stor
 import { announce } from '../notify.js';
 import type { IssuableRef } from '../domain_events.js';
 import type { NoteRow } from '../../store/issuable_rows.js';
-import { noteableWhere, type NoteTarget } from '../../store/note_targets.js';
+import type { NoteTarget } from '../../store/note_targets.js';
 
 export { type NoteTarget };
 
@@ -29,30 +28,11 @@ export interface NoteKind {
   lineCode?: string | null;
 }
 
-export const NOTE_ORDERS = ['created_at', 'updated_at'] as const;
-
 const TOUCH_INTERVAL_MS = 60_000;
 
 /** The table of a noteable with a row (issues, merge requests), else null (a commit). */
 function tableOf(type: AnyNoteableType): 'issues' | 'merge_requests' | null {
   return type === 'Issue' ? 'issues' : type === 'MergeRequest' ? 'merge_requests' : null;
-}
-
-/** A note of this noteable, by id. */
-export async function findNote(db: Conn, target: NoteTarget<AnyNoteableType>, noteId: number): Promise<NoteRow | undefined> {
-  return db('notes')
-    .where({ id: noteId, ...noteableWhere(target) })
-    .first();
-}
-
-/** The noteable's notes in the requested order (ties by id, in the same direction). */
-export function notesQuery(db: Conn, target: NoteTarget<AnyNoteableType>, orderBy: (typeof NOTE_ORDERS)[number], sort: 'asc' | 'desc'): Knex.QueryBuilder {
-  return db('notes')
-    .where(noteableWhere(target))
-    .orderBy([
-      { column: orderBy, order: sort },
-      { column: 'id', order: sort },
-    ]);
 }
 
 /** GitLab's ThrottledTouch: the noteable's updated_at moves unless it did within the last minute. */
