@@ -12,7 +12,7 @@ import { findIssue } from '../../finders/issues.js';
 import type { IssueRow } from '../../store/issuable_rows.js';
 import { applyLabelChange, changesLabels, type LabelChange } from '../issuables/issuable_labels.js';
 import { deleteIssuableDependents } from '../issuables/deletion.js';
-import { labelsBeforeChange } from '../webhooks/triggers.js';
+import { labelsOfIssuable } from '../../finders/issuable_labels.js';
 import { announce } from '../notify.js';
 
 const MAX_TITLE = 255;
@@ -119,7 +119,7 @@ export async function updateIssue(db: Conn, issue: IssueRow, user: UserRow, inpu
     const changed = (Object.keys(values) as (keyof IssueRow)[]).filter((k) => norm(values[k]) !== norm(issue[k]));
     let touched = changed.length > 0;
     const oldAssignees: { user_id: number }[] = await tx('issue_assignees').where({ issue_id: issue.id }).select('user_id');
-    const labelsBefore = changesLabels(input) ? await labelsBeforeChange(tx, 'Issue', issue.id) : null;
+    const labelsBefore = changesLabels(input) ? await labelsOfIssuable(tx, 'Issue', issue.id) : null;
     if (input.assigneeIds !== undefined) touched = (await setAssignees(tx, issue.id, input.assigneeIds.slice(0, 1))) || touched;
     if (changesLabels(input)) {
       touched = (await applyLabelChange(tx, 'issue', issue.id, issue.project_id, input, opts.createLabels)) || touched;

@@ -21,7 +21,7 @@ import { findMergeRequest, findOpenMergeRequests } from '../../finders/merge_req
 import type { MergeRequestRow } from '../../store/issuable_rows.js';
 import { fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { applyLabelChange, changesLabels, type LabelChange } from '../issuables/issuable_labels.js';
-import { labelsBeforeChange } from '../webhooks/triggers.js';
+import { labelsOfIssuable } from '../../finders/issuable_labels.js';
 import { announce } from '../notify.js';
 import type { IssuableRef } from '../domain_events.js';
 import { refreshDiff } from './diff.js';
@@ -257,7 +257,7 @@ export async function updateMergeRequest(
       );
     }
     let touched = changed.length > 0;
-    const labelsBefore = changesLabels(input) ? await labelsBeforeChange(tx, 'MergeRequest', mr.id) : null;
+    const labelsBefore = changesLabels(input) ? await labelsOfIssuable(tx, 'MergeRequest', mr.id) : null;
     if (changesLabels(input)) touched = (await applyLabelChange(tx, 'merge_request', mr.id, targetProject.id, input, opts.createLabels)) || touched;
     if (touched)
       await tx('merge_requests')

@@ -15,6 +15,7 @@ import { HOOK_SCOPES, SYSTEM_SCOPES, type HookScope, type WebHookRow } from '../
 import type { IssueRow, LabelRow, MergeRequestRow, NoteRow } from '../../store/issuable_rows.js';
 import type { BuildRow, PipelineRow } from '../../store/ci_rows.js';
 import { flag } from '../../store/rows.js';
+import { labelsOfIssuable } from '../../finders/issuable_labels.js';
 
 export const WEB_HOOK_JOB = 'web_hook';
 
@@ -151,12 +152,6 @@ export async function enqueueSystemHooks(tx: Conn, data: Record<string, unknown>
   await enqueueFor(tx, hooks, 'system_hooks', { kind: 'data', data });
 }
 
-/** The labels of an issuable, in the transaction. */
-async function labelsOf(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): Promise<LabelRow[]> {
-  const target = type === 'Issue' ? 'issue' : 'merge_request';
-  return tx('label_links as ll').join('labels as l', 'l.id', 'll.label_id').where({ 'll.target_type': target, 'll.target_id': id }).orderBy('l.title').select('l.*');
-}
-
 /** The keys of an issue's changes 10.8 reports (IssueBuilder::SAFE_HOOK_ATTRIBUTES). */
 const ISSUE_KEYS = [
   'assignee_id',
@@ -224,7 +219,7 @@ export async function enqueueIssueHooks(
   const scope: HookScope = flag(issue.confidential) ? 'confidential_issue_hooks' : 'issue_hooks';
   await enqueueProjectHooks(tx, issue.project_id, scope, async () => {
     const assigneeIds = (await tx('issue_assignees').where({ issue_id: issue.id }).orderBy('user_id').select('user_id')).map((r: { user_id: number }) => r.user_id);
-    const labels = await labelsOf(tx, 'Issue', issue.id);
+    const labels = await labelsOfIssuable(tx, 'Issue', issue.id);
     const changes = diffRows(before as unknown as Record<string, unknown>, { ...issue, assignee_id: assigneeIds[0] ?? null }, ISSUE_KEYS);
     if (before && labelsBefore && labelIds(labelsBefore) !== labelIds(labels)) changes.labels = [labelsBefore, labels];
     return { kind: 'issue', projectId: issue.project_id, userId, action, issue, assigneeIds, labels, changes };
@@ -243,16 +238,11 @@ export async function enqueueMergeRequestHooks(
   const mr: MergeRequestRow | undefined = await tx('merge_requests').where({ id: mrId }).first();
   if (!mr) return;
   await enqueueProjectHooks(tx, mr.target_project_id, 'merge_request_hooks', async () => {
-    const labels = await labelsOf(tx, 'MergeRequest', mr.id);
+    const labels = await labelsOfIssuable(tx, 'MergeRequest', mr.id);
     const changes = diffRows(before as unknown as Record<string, unknown>, mr as unknown as Record<string, unknown>, MR_KEYS);
     if (before && labelsBefore && labelIds(labelsBefore) !== labelIds(labels)) changes.labels = [labelsBefore, labels];
     return { kind: 'merge_request', projectId: mr.target_project_id, userId, action, mergeRequest: mr, labels, changes };
   });
-}
-
-/** The labels of an issuable before a change (pass to enqueue…Hooks as `labelsBefore`; null: labels untouched). */
-export function labelsBeforeChange(tx: Conn, type: 'Issue' | 'MergeRequest', id: number): Promise<LabelRow[]> {
-  return labelsOf(tx, type, id);
 }
 
 function labelIds(labels: LabelRow[]): string {
