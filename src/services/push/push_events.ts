@@ -106,7 +106,7 @@ async function pushPayload(reader: RepoReader, defaultBranch: string | null, upd
  * moved ref is as an event and as a hook event is read from git first, outside the
  * transaction that records them.
  */
-export async function recordPushEvents(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
+export async function announcePush(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
   const reader = new RepoReader(gitdirOf(deps.repos, project));
   // The stored default branch: the first push to an empty project has just set it.
   const row = await deps.db('projects').where({ id: project.id }).first('default_branch');

@@ -30,7 +30,7 @@ import { protectDefaultBranch } from '../repository/protected_branches.js';
 import { countPushForHousekeeping } from '../repository/housekeeping.js';
 import { UPDATE_MERGE_REQUESTS_JOB, type UpdateMergeRequestsPayload } from '../merge_requests/refresh.js';
 import { queuePushPipelines } from '../ci/push_pipelines.js';
-import { recordPushEvents } from './push_events.js';
+import { announcePush } from './push_events.js';
 import type { PushedRef } from './pushed_ref.js';
 
 const BRANCH = 'refs/heads/';
@@ -79,7 +79,7 @@ export async function afterRefsMoved(deps: Deps, moved: RefsMoved): Promise<void
 
 /** Step 3: the push's events and hooks, pipelines, merge request refresh and housekeeping count. */
 async function pushed(deps: Deps, project: ProjectWithNamespace, user: UserRow, updates: PushedRef[]): Promise<void> {
-  await recordPushEvents(deps, project, user, updates);
+  await announcePush(deps, project, user, updates);
   await queuePushPipelines(deps.db, { projectId: project.id, userId: user.id, updates });
   const refresh: UpdateMergeRequestsPayload = { projectId: project.id, userId: user.id, updates };
   await deps.jobs.perform(UPDATE_MERGE_REQUESTS_JOB, refresh, { queue: 'update_merge_requests' });

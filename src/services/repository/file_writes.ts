@@ -158,7 +158,8 @@ async function commitIn(deps: Deps, loaded: ProjectContext, gitdir: string, req:
 /**
  * Moves (or creates) `branch` to `commit` if it still points at `expected`, under the
  * repository lock, in the folder the project row names then (else 404 or 409). The first
- * branch of an empty repository becomes HEAD. Returns whether it was the first branch.
+ * branch of an empty repository becomes HEAD at once, under the lock (push/refs_moved.ts then
+ * records it as the default branch).
  */
 export async function moveBranch(
   deps: Deps,
@@ -167,9 +168,9 @@ export async function moveBranch(
   commit: string,
   expected: string | null,
   movedMessage = branchMoved(branch),
-): Promise<boolean> {
+): Promise<void> {
   const fullPath = fullPathOf(project);
-  return withProjectRepository(deps, project, async (gitdir) => {
+  await withProjectRepository(deps, project, async (gitdir) => {
     const first = (await listBranchHeads(gitdir)).size === 0;
     try {
       await updateRef(gitdir, `refs/heads/${branch}`, commit, expected);
@@ -178,7 +179,6 @@ export async function moveBranch(
       throw err;
     }
     if (first) await deps.repos.setHead(fullPath, branch);
-    return first;
   });
 }
 
