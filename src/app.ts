@@ -10,7 +10,7 @@ import { parseBody } from './http/body.js';
 import { RACK_QUERY } from './http/params.js';
 import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
-import { lfsDisabledMiddleware } from './transport/lfs_disabled.js';
+import { lfsMiddleware } from './transport/lfs/middleware.js';
 import { avatarFiles } from './api/avatar_files.js';
 import { matchTakesBody, methodMayTakeBody, mount } from './api/core/mount.js';
 import { ROUTE_TABLES } from './api/core/route_tables.js';
@@ -39,7 +39,7 @@ export function buildApp(deps: Deps): Koa {
   app.use(health.routes());
   app.use(monitoringRouter(deps).routes());
   app.use(webThrottle(deps, API_PREFIX)); // rate limits (the throttle_* settings) outside the API
-  app.use(lfsDisabledMiddleware(deps)); // git lfs: 501 while this server has no LFS
+  app.use(lfsMiddleware(deps)); // git lfs: batch API, object transfers, locks (streamed bodies)
   app.use(gitHttpMiddleware(deps)); // git clone/fetch/push: streamed bodies, outside the API's parser
 
   const api = apiRouter(deps);

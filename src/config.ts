@@ -24,6 +24,10 @@ export interface Config {
   workers: number;
   /** Bytes of rendered list pages each process keeps (api/core/page_cache.ts); 0 keeps none. */
   listCacheBytes: number;
+  /** Git LFS on this server (GitLab's `lfs: enabled` in gitlab.yml): WHARF_LFS_ENABLED, on unless "false". */
+  lfsEnabled: boolean;
+  /** The largest LFS object accepted, in bytes (WHARF_LFS_MAX_OBJECT_MB; 0, the default: no limit). */
+  lfsMaxObjectBytes: number;
   /** GitLab 10.8's response schemas (kept in the repository), described in /api/v4/openapi.json. */
   schemasDir: string;
   /** Background jobs run at once by this process (0: it runs none; another process does). */
@@ -111,6 +115,13 @@ function uidRangeFrom(value: string | undefined): { first: number; count: number
   return { first, count: last - first + 1 };
 }
 
+function booleanFrom(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be "true" or "false", got "${value}"`);
+}
+
 function runnerFrom(value: string | undefined): 'off' | 'shell' {
   if (value === undefined || value === '' || value === 'off') return 'off';
   if (value === 'shell') return 'shell';
@@ -161,5 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tmpBytes: Math.max(1, intFrom(env.WHARF_RUNNER_TMP_MB, 1024, 'WHARF_RUNNER_TMP_MB')) * 1024 * 1024,
     },
     listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
+    lfsEnabled: booleanFrom(env.WHARF_LFS_ENABLED, true, 'WHARF_LFS_ENABLED'),
+    lfsMaxObjectBytes: intFrom(env.WHARF_LFS_MAX_OBJECT_MB, 0, 'WHARF_LFS_MAX_OBJECT_MB') * 1024 * 1024,
   };
 }

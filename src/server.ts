@@ -64,7 +64,9 @@ async function prepare(config: Config, log: Logger = processLogger(config), opti
     if (localeMismatch) log.warn(localeMismatch);
   }
   const repos = new RepoStore(config.reposDir, (key, err) => log.error({ err, key }, 'a repository lock was taken over while held'));
-  const deps = { config, db, urls: new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort }), repos, log } as Deps;
+  const urls = new Urls(config.externalUrl, { host: config.sshHost, port: config.sshPort });
+  urls.lfsEnabled = config.lfsEnabled;
+  const deps = { config, db, urls, repos, log } as Deps;
   deps.jobs = new JobRunner(deps, {
     // Worker processes other than the jobs worker run none (src/workers.ts).
     concurrency: options.jobs === false ? 0 : config.jobConcurrency,

@@ -15,7 +15,7 @@ function groupEntity(urls: Urls, g: NamespaceRow, statistics?: GroupStatistics):
     path: g.path,
     description: g.description,
     visibility: visibilityName(g.visibility_level),
-    lfs_enabled: lfsEnabled(g.lfs_enabled),
+    lfs_enabled: lfsEnabled(g.lfs_enabled, urls.lfsEnabled),
     avatar_url: urls.avatar(g.avatar_url),
     request_access_enabled: !!g.request_access_enabled,
     full_name: g.full_name,

@@ -117,7 +117,7 @@ export function projectEntity(urls: Urls, p: ProjectWithNamespace, extras: Proje
   out.jobs_enabled = !!p.jobs_enabled;
   out.snippets_enabled = !!p.snippets_enabled;
   out.shared_runners_enabled = !!p.shared_runners_enabled;
-  out.lfs_enabled = lfsEnabled(p.lfs_enabled);
+  out.lfs_enabled = lfsEnabled(p.lfs_enabled, urls.lfsEnabled);
   out.creator_id = p.creator_id;
   out.namespace = {
     id: p.namespace.id,

@@ -9,6 +9,11 @@ export class Urls {
    * without it, users without an avatar of their own show none (GitLab's GravatarService).
    */
   gravatarEnabled = true;
+  /**
+   * Whether Git LFS is on for this server (WHARF_LFS_ENABLED): the `lfs_enabled` projects and
+   * groups show is their setting and this (GitLab's Project#lfs_enabled? and Gitlab.config.lfs).
+   */
+  lfsEnabled = true;
 
   /** `ssh`: where git over SSH answers (port 0: no SSH server, the URL keeps the port-22 form). */
   constructor(externalUrl: string, ssh: { host?: string; port?: number } = {}) {

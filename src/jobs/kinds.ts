@@ -13,3 +13,4 @@ import './project_import.js';
 import './repository_import_url.js';
 import './ci_pipeline_creation.js';
 import './pipeline_success.js';
+import './lfs_unreferenced.js';

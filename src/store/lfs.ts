@@ -1,11 +1,10 @@
-// Git LFS on this server: not built yet, so Wharf answers as GitLab 10.8 does with
-// `lfs: enabled: false` in gitlab.yml: every project and group shows `lfs_enabled: false`
-// (Project#lfs_enabled? and Group#lfs_enabled? are false while LFS is off, whatever the
-// stored setting, which is kept for when it is on), and the LFS paths of a repository answer
-// 501 (transport/lfs_disabled.ts).
-const LFS_ENABLED_ON_SERVER = false;
+// Whether Git LFS is on for a project or a group, as GitLab 10.8's Project#lfs_enabled? and
+// Namespace#lfs_enabled?: the stored setting, and only while LFS is on for the whole server
+// (WHARF_LFS_ENABLED, GitLab's `lfs: enabled` in gitlab.yml). With it off, everything shows
+// `lfs_enabled: false` whatever was stored (the setting is kept for when it is on again), and
+// the LFS paths of a repository answer 501 (transport/lfs/).
 
-/** A project's or group's `lfs_enabled` as the API shows it. */
-export function lfsEnabled(stored: unknown): boolean {
-  return LFS_ENABLED_ON_SERVER && !!stored;
+/** A project's or group's `lfs_enabled` as the API shows it and as the LFS endpoints obey it. */
+export function lfsEnabled(stored: unknown, onServer: boolean): boolean {
+  return onServer && !!stored;
 }

@@ -3,7 +3,8 @@
 // - Basic credentials given: the user `gitlab-ci-token` with a running CI job's token
 //   (CI_REPOSITORY_URL) fetches what the job's user may download, never pushes
 //   (Gitlab::Auth's build_access_token_check, build_download_code); then a personal access
-//   token as the password (any username), else
+//   token as the password (any username); then an LFS token that `git-lfs-authenticate` gave
+//   over SSH (lfs/token_actor.ts), else
 //   username or email with the account password when the `password_authentication_enabled_for_git`
 //   setting is on. Bad credentials answer 401 even on a public project, so git asks again
 //   rather than silently cloning as nobody; with password sign-in off, the 401 says to use a
@@ -22,6 +23,7 @@ import { tokenExpired, tokenScopes } from '../store/token_facts.js';
 import { verifyPassword } from '../services/users/users.js';
 import { runningJobByToken } from '../finders/job_tokens.js';
 import { findUserById } from '../finders/users.js';
+import { lfsTokenActor } from './lfs/token_actor.js';
 import { type GitAccessDenied, NO_MEMBERSHIP, type GitAbility, type GitActor } from './git_access.js';
 
 /** An HTTP answer to a git client: plain text, as GitLab renders them. */
@@ -119,6 +121,7 @@ export async function authenticate(
       const actor =
         (await jobTokenActor(deps, creds.login, creds.password)) ??
         (await tokenActor(deps, creds.password)) ??
+        (await lfsTokenActor(deps, creds.login, creds.password)) ??
         (passwords && creds.login ? await passwordActor(deps, creds.login, creds.password) : null);
       if (actor) return actor;
     }

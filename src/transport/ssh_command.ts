@@ -4,10 +4,12 @@
 // project.git` (ssh:// URLs). Only that form is accepted: one of the three commands, one
 // space, one quoted path, nothing before or after. Nothing is ever given to a shell: the
 // command picks which git subcommand Wharf runs, and the path only names a project to look
-// up, whose repository folder comes from the database, never from the client's text.
+// up, whose repository folder comes from the database, never from the client's text. The one
+// other command is `git-lfs-authenticate <path> download|upload` (the LFS client asking for
+// HTTP credentials, which gitlab-shell answered), its path quoted or not.
 //
 // Refusals, as gitlab-shell printed them on the client's screen:
-//   anything but the three commands in that form     GitLab: Disallowed command
+//   anything but those commands in those forms        GitLab: Disallowed command
 //   a path that is not a project path (`..`, `//`)    GitLab: Invalid repository path
 import { SSH_COMMANDS, type GitCommand } from './git_access.js';
 
@@ -20,7 +22,25 @@ const MAX_SEGMENT = 255;
 const DISALLOWED = 'Disallowed command';
 const INVALID_PATH = 'Invalid repository path';
 
-export type SshCommand = { ok: true; command: GitCommand; /** `namespace/project`, without `.git`. */ path: string } | { ok: false; message: string };
+type LfsOperation = 'download' | 'upload';
+
+export type SshCommand =
+  | { ok: true; command: GitCommand; /** `namespace/project`, without `.git`. */ path: string }
+  | { ok: true; command: 'git-lfs-authenticate'; path: string; operation: LfsOperation }
+  | { ok: false; message: string };
+
+const LFS_AUTHENTICATE = 'git-lfs-authenticate ';
+
+/** `git-lfs-authenticate <path> <operation>`: exactly three words, one space apart. */
+function parseLfsAuthenticate(text: string): SshCommand {
+  const words = text.slice(LFS_AUTHENTICATE.length).split(' ');
+  if (words.length !== 2 || (words[1] !== 'download' && words[1] !== 'upload')) return { ok: false, message: DISALLOWED };
+  let quoted = words[0];
+  if (quoted.length >= 2 && quoted[0] === "'" && quoted[quoted.length - 1] === "'") quoted = quoted.slice(1, -1);
+  const path = projectPathOf(quoted);
+  if (path === null) return { ok: false, message: INVALID_PATH };
+  return { ok: true, command: 'git-lfs-authenticate', path, operation: words[1] };
+}
 
 /** The project path of a quoted repository path, or null when it is not one. */
 export function projectPathOf(quoted: string): string | null {
@@ -36,6 +56,7 @@ export function projectPathOf(quoted: string): string | null {
 
 export function parseSshCommand(text: string): SshCommand {
   if (text.length > MAX_COMMAND) return { ok: false, message: DISALLOWED };
+  if (text.startsWith(LFS_AUTHENTICATE)) return parseLfsAuthenticate(text);
   const space = text.indexOf(' ');
   const command = space < 0 ? text : text.slice(0, space);
   if (!(SSH_COMMANDS as readonly string[]).includes(command)) return { ok: false, message: DISALLOWED };

@@ -4,7 +4,8 @@
 // its command list is read first, leftover ref locks are cleared and the per-ref checks
 // written for the pre-receive hook before git sees it, and the after-push work runs before the
 // client gets git's exit status. Refusals print `GitLab: <message>` on the client's screen and
-// exit 1, as gitlab-shell did; nothing else is ever run.
+// exit 1, as gitlab-shell did; nothing else is ever run. `git-lfs-authenticate` runs no git:
+// it answers the LFS client's request for HTTP credentials (lfs/ssh_authenticate.ts).
 import type { Readable } from 'node:stream';
 import type { ServerChannel } from 'ssh2';
 import type { Deps } from '../deps.js';
@@ -14,6 +15,7 @@ import { checkAccess, GitAccessDenied, type GitActor, type GitRequest } from './
 import { settingsOf } from '../services/settings/application_settings.js';
 import { actorOf, type SshIdentity } from './ssh_auth.js';
 import { parseSshCommand } from './ssh_command.js';
+import { lfsAuthenticateAnswer } from './lfs/ssh_authenticate.js';
 import { runGitOnChannel, type ChannelGitRun } from './ssh_channel_git.js';
 import { gitEnvironment } from './git_env.js';
 import { redactPaths } from './redact.js';
@@ -86,14 +88,22 @@ export async function runExec(deps: Deps, identity: SshIdentity, text: string, c
   if (!parsed.ok) return refuse(channel, parsed.message);
   const actor = await actorOf(deps, identity);
   if (!actor) return refuse(channel, 'The project you were looking for could not be found.');
+  // git-lfs-authenticate is checked as the fetch or push it is for, as gitlab-shell did.
+  const command = parsed.command !== 'git-lfs-authenticate' ? parsed.command : parsed.operation === 'download' ? 'git-upload-pack' : 'git-receive-pack';
   let req: GitRequest;
   try {
-    req = await authorize(deps, actor, parsed.command, parsed.path);
+    req = await authorize(deps, actor, command, parsed.path);
   } catch (err) {
     if (err instanceof GitAccessDenied) return refuse(channel, err.message);
     throw err;
   }
-  deps.log.info({ command: req.command, project: req.project.id, key: identity.keyId, user: actor.user?.id ?? null }, 'ssh git command');
+  deps.log.info({ command: parsed.command, project: req.project.id, key: identity.keyId, user: actor.user?.id ?? null }, 'ssh git command');
+  if (parsed.command === 'git-lfs-authenticate') {
+    channel.write(lfsAuthenticateAnswer(deps, req));
+    channel.exit(0);
+    channel.end();
+    return;
+  }
   if (req.command === 'git-receive-pack') await servePush(deps, req, channel, env);
   else await serveFetch(deps, req, channel, env);
 }

@@ -144,7 +144,7 @@ describe('Groups API', () => {
         path: 'ga',
         description: '',
         visibility: 'public',
-        lfs_enabled: false, // LFS is off on this server (GitLab 10.8's Group#lfs_enabled?)
+        lfs_enabled: true, // the default, with LFS on for the server (GitLab 10.8's Group#lfs_enabled?)
         avatar_url: null,
         request_access_enabled: false,
         full_name: 'Gamma',

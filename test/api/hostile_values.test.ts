@@ -132,7 +132,7 @@ describe('hostile values', () => {
 
       const features = await s.put(base, { json: { description: 'kept features', issues_enabled: null, merge_method: null, lfs_enabled: null } });
       expect(features.status, features.text).to.equal(200);
-      expect(features.body).to.include({ description: 'kept features', issues_enabled: true, merge_method: 'merge', lfs_enabled: false }); // LFS is off on this server
+      expect(features.body).to.include({ description: 'kept features', issues_enabled: true, merge_method: 'merge', lfs_enabled: true }); // null: the stored setting kept
       expect((await s.db('projects').where({ id: features.body.id }).first()).lfs_enabled).to.be.oneOf([1, true]); // the stored setting kept
       const made = await s.post('/projects', { json: { name: 'null-features', issues_enabled: null, wiki_enabled: null, request_access_enabled: null } });
       expect(made.status, made.text).to.equal(201);
@@ -146,7 +146,7 @@ describe('hostile values', () => {
       expect(await s.db('users').where({ id: userId }).first()).to.include({ bio: 'kept bio', skype: '', projects_limit: 100000 });
       const group = await s.put(`/groups/${groupId}`, { json: { name: 'hg', description: null, lfs_enabled: null, request_access_enabled: null } });
       expect(group.status, group.text).to.equal(200);
-      expect(group.body).to.include({ description: '', lfs_enabled: false, request_access_enabled: false }); // LFS is off on this server
+      expect(group.body).to.include({ description: '', lfs_enabled: true, request_access_enabled: false }); // null: the stored setting kept
       expect((await s.db('namespaces').where({ id: groupId }).first()).lfs_enabled).to.be.oneOf([1, true]); // the stored setting kept
       const key = created(
         await s.post(`${base}/deploy_keys`, { json: { title: 'k', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGz8x5yQ9vK1pPj3dS6o4Zs3hVZ7f2rQ8uG3Jw5mNc1e null@wharf' } }),

@@ -1,15 +1,16 @@
-// While this server has no Git LFS, it answers as GitLab 10.8 does with LFS off: projects and
-// groups show `lfs_enabled: false` (the stored setting is kept), and a repository's LFS paths
-// (batch API, legacy objects API, locks, object storage) answer 501 with GitLab's message.
+// With Git LFS off for the server (WHARF_LFS_ENABLED=false), Wharf answers as GitLab 10.8 does
+// with `lfs: enabled: false`: projects and groups show `lfs_enabled: false` (the stored setting
+// is kept), and a repository's LFS paths (batch API, legacy objects API, locks, object storage)
+// answer 501 with GitLab's message.
 import { expect } from 'chai';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { createProject } from '../helpers/projects.js';
 
-describe('Git LFS while it is off on this server', function () {
+describe('Git LFS while it is off for the server', function () {
   let s: TestServer;
   let project: any;
   before(async () => {
-    s = await bootServer();
+    s = await bootServer({ WHARF_LFS_ENABLED: 'false' });
     project = await createProject(s, ROOT_TOKEN, { name: 'no-lfs' });
   });
   after(() => s.close());

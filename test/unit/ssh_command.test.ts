@@ -12,6 +12,22 @@ describe('SSH command parsing', () => {
     expect(parseSshCommand("git-upload-pack 'a.b_c/.dot-files.git'")).to.deep.equal({ ok: true, command: 'git-upload-pack', path: 'a.b_c/.dot-files' });
   });
 
+  it('accepts git-lfs-authenticate with a quoted or bare path and download or upload', () => {
+    expect(parseSshCommand("git-lfs-authenticate 'group/project.git' download")).to.deep.equal({
+      ok: true,
+      command: 'git-lfs-authenticate',
+      path: 'group/project',
+      operation: 'download',
+    });
+    expect(parseSshCommand('git-lfs-authenticate /group/sub/project.git upload')).to.deep.equal({
+      ok: true,
+      command: 'git-lfs-authenticate',
+      path: 'group/sub/project',
+      operation: 'upload',
+    });
+    expect(parseSshCommand("git-lfs-authenticate '../etc' download")).to.deep.equal({ ok: false, message: 'Invalid repository path' });
+  });
+
   it('refuses any other command, form, option or trailing text', () => {
     const disallowed = [
       '',
@@ -25,7 +41,11 @@ describe('SSH command parsing', () => {
       'git-upload-pack a/b.git',
       'git-upload-pack "a/b.git"',
       "git upload-pack 'a/b.git'",
-      "git-lfs-authenticate 'a/b.git' download",
+      "git-lfs-authenticate 'a/b.git' delete",
+      "git-lfs-authenticate 'a/b.git'",
+      "git-lfs-authenticate 'a/b.git' download extra",
+      "git-lfs-authenticate  'a/b.git' download",
+      "git-lfs-transfer 'a/b.git' download",
       "git-upload-pack 'a/b.git'\n",
       "git-upload-pack 'a/b'c.git'",
       `git-upload-pack '${'a/'.repeat(3000)}b'`,

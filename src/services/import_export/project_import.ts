@@ -3,7 +3,8 @@
 // `import_status` scheduled), keeps the uploaded archive in Wharf's own folder and queues the
 // import in the repository_import queue. The job unpacks the archive into its own temp folder
 // (import_export/import_archive.ts), checks VERSION and project.json, verifies the bundle and clones it into
-// a temporary repository, then, under the project's lock, restores the relations in one
+// a temporary repository, puts its LFS objects in the store (import_export/archive_lfs.ts),
+// then, under the project's lock, restores the relations (and links those objects) in one
 // transaction whose last step puts the new repository in place: either everything is there
 // (`finished`) or nothing is (`failed` with `import_error`, the project as it was made).
 // Either way the temp folder goes when the import ends (import_export/import_work.ts, which also removes
@@ -32,6 +33,7 @@ import { createProject, type NewProject } from '../projects/projects.js';
 import { withProjectLock } from '../repository/guard.js';
 import { overwriteProject, overwritingPath } from './project_overwrite.js';
 import { restoreAvatar } from './archive_avatar.js';
+import { discardArchivedLfsObjects, receiveArchivedLfsObjects, recordArchivedLfsObjects, type ArchivedLfsObject } from './archive_lfs.js';
 import { importWorkDir, removeTempFolder } from './import_work.js';
 import { afterRefsMoved } from '../push/refs_moved.js';
 import { findUserById } from '../../finders/users.js';
@@ -168,6 +170,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
   }
   const work = importWorkDir(deps, run.jobId);
   let newRepo: string | null = null;
+  let lfsObjects: ArchivedLfsObject[] = [];
   try {
     await setImportState(deps, project.id, 'started', null);
     await progress('unpacking');
@@ -178,6 +181,8 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
     await progress('restoring the repository');
     newRepo = await repositoryFrom(deps, dir, work, signal);
     const head = newRepo ? await gitHead(newRepo) : null;
+    await progress('restoring the LFS objects');
+    lfsObjects = await receiveArchivedLfsObjects(deps, dir);
     await progress('restoring the relations');
     let importedBranch: string | null = null;
     const counts = await withProjectLock(deps, project.id, async () => {
@@ -191,6 +196,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
         const result = await deps.db.transaction(async (tx) => {
           const c = await restoreTree(tx, project.id, user, tree, now(), (m) => void progress(m));
           await restoreAvatar(tx, project.id, dir);
+          await recordArchivedLfsObjects(tx, project.id, lfsObjects);
           const branch = head && newRepo && fs.existsSync(path.join(newRepo, 'refs')) ? head : null;
           importedBranch = branch;
           await tx('projects').where({ id: project.id }).update({ import_status: 'finished', import_error: null, default_branch: branch, updated_at: now() });
@@ -230,6 +236,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
     return { failed: message };
   } finally {
     if (newRepo) await removeTempFolder(deps, newRepo);
+    await discardArchivedLfsObjects(lfsObjects);
     await removeTempFolder(deps, work);
     await fs.promises.rm(archive, { force: true });
   }

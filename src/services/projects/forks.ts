@@ -3,8 +3,9 @@
 // projects in, no more visible than the parent or the namespace, linked by forked_from_id.
 // It is created through createProject (same validations, membership, event), its repository
 // made by `git clone --bare --local` of the parent's into a temporary folder, renamed into
-// place: the objects are hardlinked, so the fork keeps them when the parent is deleted. A
-// failed clone removes the new project again.
+// place: the objects are hardlinked, so the fork keeps them when the parent is deleted; its
+// Git LFS objects are linked to the fork too (services/lfs/forks.ts). A failed clone removes
+// the new project again.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Deps } from '../../deps.js';
@@ -16,6 +17,7 @@ import { createProject } from './projects.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { closestAllowedLevel } from '../../policy/visibility.js';
 import { whileRepositoryExists } from '../repository/guard.js';
+import { shareLfsObjectsWithFork } from '../lfs/forks.js';
 
 const run = promisify(execFile);
 
@@ -51,5 +53,6 @@ export async function forkProject(deps: Deps, user: UserRow, parent: ProjectWith
     throw err;
   }
   await deps.db('projects').where({ id: fork.id }).update({ forked_from_id: parent.id, default_branch: parent.default_branch, import_status: 'finished' });
+  await shareLfsObjectsWithFork(deps.db, parent.id, fork.id);
   return (await findProjectByIdOrPath(deps.db, String(fork.id)))!;
 }

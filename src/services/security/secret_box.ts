@@ -52,6 +52,11 @@ function keyFor(config: SecretConfig, purpose: string): Buffer {
   return key;
 }
 
+/** A key for `purpose` (an HMAC's, say), derived from the server secret as the sealing keys are. */
+export function derivedKey(config: SecretConfig, purpose: string): Buffer {
+  return keyFor(config, purpose);
+}
+
 export function seal(config: SecretConfig, purpose: string, plaintext: string): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', keyFor(config, purpose), iv);
