@@ -51,7 +51,7 @@ WHARF_TEST_DB ?= both
 # compressed by the system bzip2, as GitLab's workhorse did), unzip, openssh-client (the
 # real `ssh` and `ssh-keygen` test git over SSH), chromium (the docs page is rendered in
 # headless Chromium), bubblewrap (`bwrap`: the sandbox every CI job of the built-in runner
-# runs in), and postgresql (its initdb and pg_ctl start a throwaway cluster for the
+# runs in), git-lfs (Git LFS's own client pushes and clones large files in the LFS tests), and postgresql (its initdb and pg_ctl start a throwaway cluster for the
 # PostgreSQL run; Debian keeps them in /usr/lib/postgresql/<version>/bin).
 # Installed when missing (apt-get runs only then), by `make deps`.
 system-deps:
@@ -62,6 +62,7 @@ system-deps:
 	{ command -v ssh >/dev/null && command -v ssh-keygen >/dev/null; } || missing="$$missing openssh-client"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
+	command -v git-lfs >/dev/null || missing="$$missing git-lfs"; \
 	if [ "$(WHARF_TEST_DB)" != sqlite ] && ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  missing="$$missing postgresql"; \
 	fi; \

@@ -194,6 +194,22 @@ describe('the Git LFS HTTP API', function () {
     });
   });
 
+  describe('concurrent uploads', () => {
+    it('stores one object once when several clients upload it at the same moment', async () => {
+      const body = crypto.randomBytes(300_000);
+      const o = sha(body);
+      const answers = await Promise.all(['olga', 'mara', 'dave', 'olga', 'dave'].map((who) => put(project.path_with_namespace, o, body.length, body, auth(who))));
+      expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200]);
+      expect(fs.readFileSync(stored(o))).to.deep.equal(body);
+      const rows = await s.db('lfs_objects').where({ oid: o });
+      expect(rows).to.have.length(1);
+      expect(await s.db('lfs_objects_projects').where({ lfs_object_id: rows[0].id })).to.have.length(1);
+      const stats = await s.db('project_statistics').where({ project_id: project.id }).first();
+      expect(Number(stats.lfs_objects_size)).to.equal(content.length + body.length);
+      expect(tmpFiles()).to.deep.equal([]);
+    });
+  });
+
   describe('bad uploads', () => {
     it('refuses a wrong size, a wrong hash, a longer body and a cut-off body, keeping nothing in the store or in TMPDIR', async () => {
       const repo = project.path_with_namespace;
@@ -405,7 +421,8 @@ describe('the Git LFS HTTP API', function () {
       const st = await importAndWait(s, owner, archive, { path: 'designs-copy' });
       expect(st.import_status, JSON.stringify(st)).to.equal('finished');
       const copy = (await s.get(`/projects/${encodeURIComponent('olga/designs-copy')}`, { token: owner, query: { statistics: true } })).body;
-      expect(copy.statistics.lfs_objects_size).to.equal(content.length);
+      const source = (await s.get(`/projects/${project.id}`, { token: owner, query: { statistics: true } })).body;
+      expect(copy.statistics.lfs_objects_size).to.equal(source.statistics.lfs_objects_size);
       const down = await fetch(`${base}/olga/designs-copy.git/gitlab-lfs/objects/${oid}`, { headers: auth('olga') });
       expect(Buffer.from(await down.arrayBuffer())).to.deep.equal(content);
       fs.rmSync(dir, { recursive: true, force: true });
