@@ -22,10 +22,17 @@ if (isPrimary(config)) {
   v8.setFlagsFromString(`${YOUNG_GROWTH}=1`);
   for (const compiler of COMPILERS) v8.setFlagsFromString(`--no-${compiler}`);
   const { startServer, processLogger } = await import('./server.js');
+  const { NewerSchemaError } = await import('./store/migration_status.js');
   const inCluster = config.workers > 1;
   const role = inCluster ? workerRole() : { role: 'first' as const, jobs: true };
   const log = processLogger(config);
-  const running = await startServer(config, log, { setup: role.role === 'first', jobs: role.jobs });
+  const running = await startServer(config, log, { setup: role.role === 'first', jobs: role.jobs }).catch((err: unknown) => {
+    // A database migrated by a newer Wharf: the reason and what to do, one line, exit 1.
+    if (!(err instanceof NewerSchemaError)) throw err;
+    log.fatal({ unknownMigrations: err.unknown }, err.message);
+    log.flush();
+    process.exit(1);
+  });
   v8.setFlagsFromString(`${YOUNG_GROWTH}=2`); // V8's default
   for (const compiler of COMPILERS) v8.setFlagsFromString(`--${compiler}`);
   workerReady();

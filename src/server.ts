@@ -58,8 +58,12 @@ async function prepare(config: Config, log: Logger = processLogger(config), opti
   // runs whatever that copy lacks (nothing, unless built otherwise).
   if (options.setup !== false && !isPostgresUrl(config.db)) await createFromTemplate(config.db);
   const db = openDb(config.db, config.dbPoolSize);
-  if (options.setup !== false) await migrate(db);
   if (options.setup !== false) {
+    // A refused database (a newer Wharf's schema) is closed unchanged: the start fails with why.
+    await migrate(db).catch(async (err: unknown) => {
+      await db.destroy();
+      throw err;
+    });
     const localeMismatch = await postgresLocaleMismatch(db);
     if (localeMismatch) log.warn(localeMismatch);
   }

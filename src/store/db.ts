@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { refuseNewerSchema } from './migration_status.js';
 
 const require = createRequire(import.meta.url);
 
@@ -118,7 +119,12 @@ export function openDb(target: string, poolSize = 4): Db {
 /** The compiled migrations (dist/migrations). */
 export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
+/**
+ * Runs the migrations not run yet; refuses (NewerSchemaError, store/migration_status.ts),
+ * before writing anything, a database that has run migrations this build does not have.
+ */
 export async function migrate(db: Db): Promise<void> {
+  await refuseNewerSchema(db, migrationsDir);
   await db.migrate.latest({ directory: migrationsDir, loadExtensions: ['.js'] });
 }
 
