@@ -52,6 +52,7 @@ import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
+import { broadcastMessageRoutes } from '../broadcast_messages.js';
 
 export interface RouteTable {
   family: string;
@@ -108,6 +109,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'keys', routes: keyRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
+  { family: 'broadcast_messages', routes: broadcastMessageRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

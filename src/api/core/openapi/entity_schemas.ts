@@ -132,6 +132,20 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
       author: { type: ['object', 'null'], description: 'UserBasic: the user who posted it (or whose job it is).' },
     },
   },
+  // entities/broadcast_message.ts
+  BroadcastMessage: {
+    type: 'object',
+    required: ['id', 'message', 'starts_at', 'ends_at', 'color', 'font', 'active'],
+    properties: {
+      id: { type: 'integer' },
+      message: { type: 'string' },
+      starts_at: { type: 'string', format: 'date-time' },
+      ends_at: { type: 'string', format: 'date-time' },
+      color: { ...nullable('string'), description: 'The background colour, e.g. "#E75E40".' },
+      font: { ...nullable('string'), description: 'The text colour, e.g. "#FFFFFF".' },
+      active: { type: 'boolean', description: 'Started and not yet ended.' },
+    },
+  },
 };
 
 /** Bodies that are a bare JSON value (`true` from block/unblock, ...). */
