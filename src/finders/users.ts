@@ -13,7 +13,7 @@ export async function findUserByIdOrUsername(db: Conn, idOrUsername: string): Pr
   return findUserByUsername(db, idOrUsername);
 }
 
-async function findUserByUsername(db: Conn, username: string): Promise<UserRow | undefined> {
+export async function findUserByUsername(db: Conn, username: string): Promise<UserRow | undefined> {
   if (!storableText(username)) return undefined;
   return db('users').whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
 }

@@ -53,6 +53,7 @@ import { keyRoutes } from '../keys.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
+import { featureRoutes } from '../features.js';
 
 export interface RouteTable {
   family: string;
@@ -110,6 +111,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
+  { family: 'features', routes: featureRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

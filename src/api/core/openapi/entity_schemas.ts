@@ -146,6 +146,30 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
       active: { type: 'boolean', description: 'Started and not yet ended.' },
     },
   },
+  // entities/feature.ts: a feature flag and the gates that are set
+  Feature: {
+    type: 'object',
+    required: ['name', 'state', 'gates'],
+    properties: {
+      name: { type: 'string' },
+      state: { type: 'string', enum: ['on', 'off', 'conditional'] },
+      gates: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['key', 'value'],
+          properties: {
+            key: { type: 'string', enum: ['boolean', 'groups', 'actors', 'percentage_of_actors', 'percentage_of_time'] },
+            value: {
+              type: ['boolean', 'integer', 'array'],
+              items: { type: 'string' },
+              description: 'boolean: true or false; groups and actors: names ("User:12"); percentages: 1 to 100.',
+            },
+          },
+        },
+      },
+    },
+  },
 };
 
 /** Bodies that are a bare JSON value (`true` from block/unblock, ...). */
