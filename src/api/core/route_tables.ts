@@ -54,6 +54,7 @@ import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
 import { featureRoutes } from '../features.js';
+import { circuitBreakerRoutes } from '../circuit_breakers.js';
 
 export interface RouteTable {
   family: string;
@@ -112,6 +113,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'hooks', routes: hookRoutes },
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
   { family: 'features', routes: featureRoutes },
+  { family: 'circuit_breakers', routes: circuitBreakerRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -170,6 +170,16 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
       },
     },
   },
+  // entities/repository_storage_health.ts
+  RepositoryStorageHealth: {
+    type: 'object',
+    required: ['storage_name', 'failing_on_hosts', 'total_failures'],
+    properties: {
+      storage_name: { type: 'string' },
+      failing_on_hosts: { type: 'array', items: { type: 'string' } },
+      total_failures: { type: 'integer' },
+    },
+  },
 };
 
 /** Bodies that are a bare JSON value (`true` from block/unblock, ...). */
