@@ -52,6 +52,9 @@ import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
+import { broadcastMessageRoutes } from '../broadcast_messages.js';
+import { featureRoutes } from '../features.js';
+import { circuitBreakerRoutes } from '../circuit_breakers.js';
 
 export interface RouteTable {
   family: string;
@@ -108,6 +111,9 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'keys', routes: keyRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
+  { family: 'broadcast_messages', routes: broadcastMessageRoutes },
+  { family: 'features', routes: featureRoutes },
+  { family: 'circuit_breakers', routes: circuitBreakerRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

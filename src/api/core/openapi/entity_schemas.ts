@@ -132,6 +132,54 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
       author: { type: ['object', 'null'], description: 'UserBasic: the user who posted it (or whose job it is).' },
     },
   },
+  // entities/broadcast_message.ts
+  BroadcastMessage: {
+    type: 'object',
+    required: ['id', 'message', 'starts_at', 'ends_at', 'color', 'font', 'active'],
+    properties: {
+      id: { type: 'integer' },
+      message: { type: 'string' },
+      starts_at: { type: 'string', format: 'date-time' },
+      ends_at: { type: 'string', format: 'date-time' },
+      color: { ...nullable('string'), description: 'The background colour, e.g. "#E75E40".' },
+      font: { ...nullable('string'), description: 'The text colour, e.g. "#FFFFFF".' },
+      active: { type: 'boolean', description: 'Started and not yet ended.' },
+    },
+  },
+  // entities/feature.ts: a feature flag and the gates that are set
+  Feature: {
+    type: 'object',
+    required: ['name', 'state', 'gates'],
+    properties: {
+      name: { type: 'string' },
+      state: { type: 'string', enum: ['on', 'off', 'conditional'] },
+      gates: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['key', 'value'],
+          properties: {
+            key: { type: 'string', enum: ['boolean', 'groups', 'actors', 'percentage_of_actors', 'percentage_of_time'] },
+            value: {
+              type: ['boolean', 'integer', 'array'],
+              items: { type: 'string' },
+              description: 'boolean: true or false; groups and actors: names ("User:12"); percentages: 1 to 100.',
+            },
+          },
+        },
+      },
+    },
+  },
+  // entities/repository_storage_health.ts
+  RepositoryStorageHealth: {
+    type: 'object',
+    required: ['storage_name', 'failing_on_hosts', 'total_failures'],
+    properties: {
+      storage_name: { type: 'string' },
+      failing_on_hosts: { type: 'array', items: { type: 'string' } },
+      total_failures: { type: 'integer' },
+    },
+  },
 };
 
 /** Bodies that are a bare JSON value (`true` from block/unblock, ...). */
