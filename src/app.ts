@@ -30,6 +30,9 @@ export function buildApp(deps: Deps): Koa {
   app.use(errorMiddleware(deps.log));
   app.use(async (ctx, next) => {
     ctx.set({ 'X-Frame-Options': 'SAMEORIGIN', 'X-Content-Type-Options': 'nosniff' });
+    // An API path with repeated slashes is the path with one (nginx's merge_slashes, in front of
+    // every GitLab: python-gitlab sends `/features//<name>` and relies on it).
+    if (ctx.path.startsWith('/api/') && ctx.path.includes('//')) ctx.path = mergeSlashes(ctx.path);
     // Bracketed keys (iids[]=1, custom_attributes[k]=v) parsed as Rack does.
     ctx.state.query = ctx.querystring ? qs.parse(ctx.querystring, RACK_QUERY) : {};
     await next();
@@ -103,4 +106,11 @@ function accessLog(deps: Deps): Koa.Middleware {
       deps.log.info({ id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   };
+}
+
+/** `path` with each run of slashes made one (a plain scan: nothing to backtrack). */
+function mergeSlashes(path: string): string {
+  let out = '';
+  for (const c of path) if (c !== '/' || !out.endsWith('/')) out += c;
+  return out;
 }
