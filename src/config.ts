@@ -28,6 +28,12 @@ export interface Config {
   lfsEnabled: boolean;
   /** The largest LFS object accepted, in bytes (WHARF_LFS_MAX_OBJECT_MB; 0, the default: no limit). */
   lfsMaxObjectBytes: number;
+  /** Where backups go (WHARF_BACKUP_DIR, default `backups/`). */
+  backupDir: string;
+  /** When scheduled backups run (WHARF_BACKUP_CRON, cron syntax in UTC; unset: none). */
+  backupCron?: string;
+  /** How many scheduled backups are kept, the newest (WHARF_BACKUP_KEEP, default 7; 0: all). */
+  backupKeep: number;
   /** GitLab 10.8's response schemas (kept in the repository), described in /api/v4/openapi.json. */
   schemasDir: string;
   /** Background jobs run at once by this process (0: it runs none; another process does). */
@@ -174,5 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listCacheBytes: intFrom(env.WHARF_LIST_CACHE_MB, 32, 'WHARF_LIST_CACHE_MB') * 1024 * 1024,
     lfsEnabled: booleanFrom(env.WHARF_LFS_ENABLED, true, 'WHARF_LFS_ENABLED'),
     lfsMaxObjectBytes: intFrom(env.WHARF_LFS_MAX_OBJECT_MB, 0, 'WHARF_LFS_MAX_OBJECT_MB') * 1024 * 1024,
+    backupDir: path.resolve(env.WHARF_BACKUP_DIR || 'backups'),
+    backupCron: env.WHARF_BACKUP_CRON?.trim() || undefined, // checked at start (services/backup/schedule.ts)
+    backupKeep: intFrom(env.WHARF_BACKUP_KEEP, 7, 'WHARF_BACKUP_KEEP'),
   };
 }

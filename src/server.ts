@@ -17,6 +17,7 @@ import { buildApp } from './app.js';
 import { JobRunner } from './jobs/runner.js';
 import './jobs/kinds.js';
 import { registerDbPool, registerQueueMetrics } from './services/metrics/metrics.js';
+import { checkBackupSchedule } from './services/backup/schedule.js';
 import { jobStats, queueMetrics } from './finders/job_metrics.js';
 import { startSshServer, type SshServer } from './transport/ssh_server.js';
 import { ShellRunner } from './services/ci/runner/shell_runner.js';
@@ -90,6 +91,7 @@ async function prepare(config: Config, log: Logger = processLogger(config), opti
 export async function startServer(config: Config, log?: Logger, options: StartOptions = {}): Promise<RunningServer> {
   // The built-in runner refuses to start (and the server with it) when it could not confine jobs.
   if (config.runner === 'shell' && options.jobs !== false) probeSandbox(config);
+  await checkBackupSchedule(config); // a schedule that cannot be read stops the start, saying why
   const deps = await prepare(config, log, options);
   const runner = deps.jobs as JobRunner;
   const app = buildApp(deps);

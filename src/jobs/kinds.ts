@@ -14,3 +14,4 @@ import './repository_import_url.js';
 import './ci_pipeline_creation.js';
 import './pipeline_success.js';
 import './lfs_unreferenced.js';
+import './backup.js';

@@ -20,6 +20,7 @@ import { beat, removeProcess } from '../store/job_processes.js';
 import { executeJob } from './execute.js';
 import { jobDefinition, kindsOfLane, laneOf, LANES, maxAttemptsOf, registeredKinds, type Lane } from './registry.js';
 import { scheduleCrons } from './scheduler.js';
+import { queueScheduledBackup } from '../services/backup/schedule.js';
 
 export interface RunnerOptions {
   /** Jobs run at once by the background loop; 0: this process claims none by itself. */
@@ -97,6 +98,7 @@ export class JobRunner implements JobPerformer {
   async crons(at = new Date()): Promise<void> {
     try {
       await scheduleCrons(this.deps.db, at);
+      await queueScheduledBackup(this.deps.db, this.deps.config, at);
     } catch (err) {
       this.deps.log.warn({ err }, 'periodic jobs could not be queued');
     }

@@ -185,7 +185,18 @@ async function collectQueues(): Promise<void> {
   }
 }
 
-const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, domainEvents, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures];
+// The last backup this process made (services/backup/): across workers, the latest.
+const backupTime = new Gauge({ name: 'wharf_backup_last_success_timestamp_seconds', help: 'When the last backup finished', labelNames: [] as const, aggregator: 'max' });
+const backupBytes = new Gauge({ name: 'wharf_backup_last_size_bytes', help: 'The size of the last backup', labelNames: [] as const, aggregator: 'max' });
+const backupSeconds = new Gauge({ name: 'wharf_backup_last_duration_seconds', help: 'How long the last backup took', labelNames: [] as const, aggregator: 'max' });
+
+export function recordBackup(at: Date, bytes: number, ms: number): void {
+  backupTime.set({}, Math.floor(at.getTime() / 1000));
+  backupBytes.set({}, bytes);
+  backupSeconds.set({}, ms / 1000);
+}
+
+const OWN = [httpRequests, httpDuration, gitOperations, gitBytes, domainEvents, dbPool, backlog, latency, jobTotals, jobRuns, jobFailures, backupTime, backupBytes, backupSeconds];
 
 let registry: Promise<Registry> | null = null;
 
