@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh machine: `make run` and `make test`. Both go through
 # `make deps`, the one place that installs anything (npm packages, then the Debian packages the
 # tests need, only those missing); every other target assumes it has run.
-.PHONY: run test build install renovate-install system-deps deps lint unused bench clean routes quick test-one watch
+.PHONY: backup run test build install renovate-install system-deps deps lint unused bench clean routes quick test-one watch
 
 # Reinstall when the lock file changes; npm ci builds sqlite3 from source when no prebuilt fits.
 node_modules/.installed: package.json package-lock.json
@@ -38,6 +38,12 @@ test-one: quick
 
 watch: install
 	npx tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo --watch --preserveWatchOutput
+
+# One backup of the server WHARF_DB and WHARF_REPOS name, into WHARF_BACKUP_DIR (README's
+# "Backups"), made while it serves; `npm run restore -- <archive>` puts one back.
+backup: install
+	@[ -f dist/src/backup.js ] || $(MAKE) build
+	npm run --silent backup
 
 # Installs, builds, migrates (at start) and serves on $PORT (default 8080).
 run: deps build

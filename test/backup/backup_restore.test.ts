@@ -6,38 +6,18 @@
 // data the storm does not touch answer exactly as on the source. A SQLite backup also restores
 // onto PostgreSQL on the PostgreSQL run (the same logical copy).
 import { expect } from 'chai';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/test_db.js';
 import { makeRichProject } from '../helpers/rich_project.js';
 import { commit, gitOk, repoUrl, tempDir, workRepo } from '../transport/git_client.js';
 import { openDb } from '../../src/store/db.js';
+import { dataEnv, runTool } from './tools.js';
 
-const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXTERNAL_URL = 'http://wharf.example';
-
-export function runTool(script: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(DIST, 'src', script), ...args], { env: { PATH: process.env.PATH, ...env }, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** The environment that points a tool at a server's data (database, repositories, secrets). */
-export function dataEnv(dir: string, db: string): Record<string, string> {
-  return {
-    WHARF_DB: db,
-    WHARF_REPOS: path.join(dir, 'repos'),
-    WHARF_SERVER_SECRET: path.join(dir, 'db', 'server_secret'),
-    WHARF_SSH_HOST_KEY: path.join(dir, 'db', 'ssh_host_ed25519_key'),
-    WHARF_LOG_LEVEL: 'silent',
-  };
-}
 
 function bareRepos(root: string): string[] {
   const out: string[] = [];

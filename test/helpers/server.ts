@@ -141,6 +141,7 @@ export async function bootServer(env: Record<string, string> = {}): Promise<Test
     WHARF_SSH_PORT: '0', // git over SSH only where a test asks for it (a port of its own)
     WHARF_SSH_HOST_KEY: path.join(dir, 'db', 'ssh_host_ed25519_key'), // the test's own, on either engine
     WHARF_SERVER_SECRET: path.join(dir, 'db', 'server_secret'), // likewise
+    WHARF_BACKUP_DIR: path.join(dir, 'backups'), // likewise
     ...env,
   });
   const running = await startServer(config, pino({ level: process.env.WHARF_TEST_LOG || 'silent' }));

@@ -122,6 +122,7 @@ export async function restoreBackup(config: Config, archive: string): Promise<Ma
     for (const p of placed.reverse()) await fs.promises.rm(p, { recursive: true, force: true });
     throw err;
   } finally {
-    await fs.promises.rm(root, { recursive: true, force: true });
+    // tar may still be finishing a file of a refused archive: retried until the folder is gone.
+    await fs.promises.rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
