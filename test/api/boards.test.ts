@@ -107,6 +107,18 @@ describe('Project boards', () => {
         expect(r.body).to.deep.equal(NOT_FOUND);
       }
     });
+
+    it('answers 400 for a board or list id that is not a number, where 10.8 declares it an Integer', async () => {
+      const p = await setup();
+      const board = await s.get(`/projects/${p.id}/boards/abc/lists`, { token: owner.token });
+      expect(board.status).to.equal(400);
+      expect(board.body).to.deep.equal({ error: 'board_id is invalid' });
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const r = await s.request(method, `${p.base}/abc`, { token: owner.token, json: method === 'PUT' ? { position: 0 } : undefined });
+        expect(r.status, method).to.equal(400);
+        expect(r.body).to.deep.equal({ error: 'list_id is invalid' });
+      }
+    });
   });
 
   describe('permissions', () => {
