@@ -83,6 +83,21 @@ describe('Project boards', () => {
       expect((await s.get(`/projects/${id}/boards/${first.body[0].id}/lists`, { token: owner.token })).body).to.deep.equal([]);
     });
 
+    it('is made once when first reads come together, and lists made together get distinct positions', async () => {
+      const { id } = await projectWithRoles(s, owner, {}, { name: 'crowd' });
+      const reads = await Promise.all(Array.from({ length: 6 }, () => s.get(`/projects/${id}/boards`, { token: owner.token })));
+      expect(reads.map((r) => r.status)).to.deep.equal(Array(6).fill(200));
+      expect(new Set(reads.map((r) => r.body[0].id)).size).to.equal(1);
+      expect(await s.db('boards').where({ project_id: id })).to.have.length(1);
+      expect(await s.db('lists').where({ board_id: reads[0].body[0].id })).to.have.length(2);
+      const labels = [];
+      for (const name of ['a', 'b', 'c', 'd']) labels.push(created(await s.post(`/projects/${id}/labels`, { token: owner.token, json: { name, color: '#000000' } })).id);
+      const base = `/projects/${id}/boards/${reads[0].body[0].id}/lists`;
+      const made = await Promise.all(labels.map((label_id) => s.post(base, { token: owner.token, json: { label_id } })));
+      expect(made.map((r) => r.status)).to.deep.equal([201, 201, 201, 201]);
+      expect(made.map((r) => r.body.position).sort()).to.deep.equal([0, 1, 2, 3]);
+    });
+
     it('shows one board by id, in board.json', async () => {
       const p = await setup();
       await addList(p, p.labels[0]);
