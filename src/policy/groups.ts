@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { INTERNAL, MASTER, NO_ACCESS, OWNER, PUBLIC } from './levels.js';
+import { INTERNAL, MASTER, NO_ACCESS, OWNER, PUBLIC, REPORTER } from './levels.js';
 import { isAdmin, isSignedInRegular } from './users.js';
 import { authorizedProjectIds, whereVisibleProjects } from './projects.js';
 import { canRequestGroupAccess } from './access_requests.js';
@@ -80,7 +80,8 @@ export async function canReadGroup(db: Conn, user: UserRow | null, group: Namesp
   return !!(await projects.first());
 }
 
-export type GroupAbility = 'read_group' | 'admin_group' | 'admin_group_member' | 'create_projects' | 'admin_build' | 'create_subgroup' | 'read_group_members' | 'request_access';
+export type GroupAbility =
+  'read_group' | 'admin_group' | 'admin_group_member' | 'create_projects' | 'admin_build' | 'create_subgroup' | 'read_group_members' | 'request_access' | 'admin_list';
 
 /** What a group decision needs, loaded once: the user's level on it and whether they may read it. */
 export interface GroupFacts {
@@ -101,6 +102,8 @@ export function groupCan(user: UserRow | null, facts: GroupFacts, ability: Group
   switch (ability) {
     case 'read_group_members':
       return facts.readable;
+    case 'admin_list': // a group board's lists: reporters of the group or an ancestor
+      return facts.level >= REPORTER;
     case 'create_projects':
     case 'admin_build': // GroupPolicy: masters manage the group's CI variables
       return facts.level >= MASTER;

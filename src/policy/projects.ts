@@ -149,6 +149,8 @@ export type ProjectLevelAbility =
   | 'admin_label'
   | 'read_milestone'
   | 'admin_milestone'
+  | 'read_board' // boards: any reader (10.8 keeps them when issues are disabled)
+  | 'admin_list' // a board's lists: reporters (refused on an archived project)
   | 'fork_project' // forks: reporters, and any signed-in reader of a public/internal project
   | 'read_pages'
   | 'update_pages'
@@ -172,6 +174,8 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   admin_label: REPORTER,
   read_milestone: GUEST,
   admin_milestone: DEVELOPER, // not reporter: GitLab 10.8's ProjectPolicy
+  read_board: GUEST,
+  admin_list: REPORTER,
   fork_project: REPORTER,
   read_pages: MASTER, // pages domains: masters (archived projects refuse update_pages)
   update_pages: MASTER,
@@ -183,7 +187,16 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
-const OPEN_ABILITIES = new Set<ProjectLevelAbility>(['read_project', 'read_project_member', 'download_code', 'read_label', 'read_milestone', 'fork_project', 'read_commit_status']);
+const OPEN_ABILITIES = new Set<ProjectLevelAbility>([
+  'read_project',
+  'read_project_member',
+  'download_code',
+  'read_label',
+  'read_milestone',
+  'read_board',
+  'fork_project',
+  'read_commit_status',
+]);
 
 /**
  * The project rule itself (policy-internal: callers outside policy/ use `can()` of can.ts).

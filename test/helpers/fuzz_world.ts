@@ -96,6 +96,9 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const commitDiscussion = await discussion(`${base}/repository/commits/${master}/discussions`);
   const award = async (url: string) => created(await s.post(url, { json: { name: 'tada' } })).id as number;
   const label = created(await s.post(`${base}/labels`, { json: { name: 'bug', color: '#ff0000' } }));
+  const [projectBoard] = await ok(await s.get(`${base}/boards`), 200);
+  const boardList = created(await s.post(`${base}/boards/${projectBoard.id}/lists`, { json: { label_id: label.id } }));
+  const [groupBoard] = await ok(await s.get(`/groups/${group.id}/boards`), 200);
   const milestone = created(await s.post(`${base}/milestones`, { json: { title: 'v1' } }));
   created(await s.post(`${base}/members`, { json: { user_id: victim.user.id, access_level: 30 } }));
   created(await s.post(`/groups/${group.id}/members`, { json: { user_id: victim.user.id, access_level: 30 } }));
@@ -165,6 +168,9 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
     'merge_requests/notes/award_emoji:award_id': String(await award(`${base}/merge_requests/${mr.iid}/notes/${mrNote.id}/award_emoji`)),
     'snippets/notes/award_emoji:award_id': String(await award(`${base}/snippets/${snippet.id}/notes/${snippetNote.id}/award_emoji`)),
     label_id: String(label.id),
+    'projects/boards:board_id': String(projectBoard.id),
+    'groups/boards:board_id': String(groupBoard.id),
+    'projects/boards/lists:list_id': String(boardList.id),
     milestone_id: String(milestone.id),
     impersonation_token_id: String(token.id),
     'projects/badges:badge_id': String(projectBadge.id),

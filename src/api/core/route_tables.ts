@@ -55,6 +55,8 @@ import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
 import { featureRoutes } from '../features.js';
 import { circuitBreakerRoutes } from '../circuit_breakers.js';
+import { boardRoutes } from '../boards.js';
+import { groupBoardRoutes } from '../group_boards.js';
 
 export interface RouteTable {
   family: string;
@@ -114,6 +116,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
   { family: 'features', routes: featureRoutes },
   { family: 'circuit_breakers', routes: circuitBreakerRoutes },
+  { family: 'boards', routes: boardRoutes },
+  { family: 'group_boards', routes: groupBoardRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

@@ -14,6 +14,7 @@ export interface GitLabSource {
 const V4 = 'public_api/v4';
 
 export const GITLAB_ENTITIES: Readonly<Record<string, GitLabSource>> = {
+  Board: { file: `${V4}/board.json` },
   Branch: { file: `${V4}/branch.json` },
   Commit: { file: `${V4}/commit/basic.json` },
   CommitDetail: { file: `${V4}/commit/detail.json` },
@@ -168,6 +169,21 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
           },
         },
       },
+    },
+  },
+  // entities/board.ts: a label list of a board (the items of board.json's `lists`)
+  List: {
+    type: 'object',
+    required: ['id', 'label', 'position'],
+    properties: {
+      id: { type: 'integer' },
+      label: {
+        type: 'object',
+        required: ['id', 'name', 'color', 'description'],
+        description: "LabelBasic: the list's label.",
+        properties: { id: { type: 'integer' }, name: { type: 'string' }, color: { type: 'string' }, description: nullable('string') },
+      },
+      position: nullable('integer'),
     },
   },
   // entities/repository_storage_health.ts
