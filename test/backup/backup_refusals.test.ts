@@ -173,5 +173,12 @@ describe('backup refusals and schedules', function () {
     expect(fs.readdirSync(s.deps.config.backupDir).filter((n) => n.endsWith('_wharf_backup.tar.gz'))).to.have.length(before + 1);
     const metrics = await (await fetch(`${s.url}/-/metrics`)).text();
     expect(metrics).to.match(/^wharf_backup_last_size_bytes \d+/m);
+    // A schedule that cannot be read stops the start, saying why.
+    let refusedStart: Error | null = null;
+    await bootServer({ WHARF_BACKUP_CRON: 'every night' }).then(
+      (other) => other.close(),
+      (err: Error) => (refusedStart = err),
+    );
+    expect(String(refusedStart)).to.include('WHARF_BACKUP_CRON must be a cron schedule such as "0 2 * * *", got "every night"');
   });
 });
