@@ -12,6 +12,7 @@ import { healthRouter } from './api/health.js';
 import { gitHttpMiddleware } from './transport/router.js';
 import { lfsMiddleware } from './transport/lfs/middleware.js';
 import { avatarFiles } from './api/avatar_files.js';
+import { uploadFiles } from './api/upload_files.js';
 import { matchTakesBody, methodMayTakeBody, mount } from './api/core/mount.js';
 import { ROUTE_TABLES } from './api/core/route_tables.js';
 import { monitoringRouter } from './api/monitoring.js';
@@ -49,6 +50,7 @@ export function buildApp(deps: Deps): Koa {
   const apiRoutes = api.routes();
   const auth = apiThrottle(deps, authenticate(deps)); // rate limits around who is asking
   app.use(avatarFiles(deps, auth)); // uploaded avatars, at the paths avatar_url shows
+  app.use(uploadFiles(deps, auth)); // files uploaded to projects, at the URLs POST /projects/:id/uploads answers
   const sudo = resolveSudo(deps);
   const maxBytes = deps.config.maxBodyBytes;
   app.use(async (ctx, next) => {

@@ -43,6 +43,10 @@ describe('backup refusals and schedules', function () {
       headers: { Authorization: `Basic ${Buffer.from(`alice:${alice.token}`).toString('base64')}` },
       body,
     });
+    const form = new FormData();
+    form.append('file', new Blob(['an uploaded file\n']), 'notes.txt');
+    const uploaded = await fetch(`${s.url}/api/v4/projects/${p.id}/uploads`, { method: 'POST', headers: { 'PRIVATE-TOKEN': alice.token }, body: form });
+    expect(uploaded.status).to.equal(201);
     const traces = path.join(dir, 'repos', '@wharf', 'ci', 'traces', String(p.id));
     fs.mkdirSync(traces, { recursive: true });
     fs.writeFileSync(path.join(traces, '1.log'), 'a job log\n');
@@ -86,7 +90,7 @@ describe('backup refusals and schedules', function () {
         'utf8',
       ),
     );
-    for (const part of ['db', 'repositories', 'builds', 'artifacts', 'lfs', 'secrets']) {
+    for (const part of ['db', 'repositories', 'builds', 'artifacts', 'lfs', 'uploads', 'secrets']) {
       const victim = manifest.files.find((f: any) => f.part === part && f.size > 0);
       expect(victim, part).to.not.equal(undefined);
       const file = await altered((root) => {

@@ -47,6 +47,7 @@ import { docsRoutes } from '../docs.js';
 import { housekeepingRoutes } from '../housekeeping.js';
 import { projectExportRoutes } from '../project_export.js';
 import { projectImportRoutes } from '../project_import.js';
+import { uploadRoutes } from '../uploads.js';
 import { sidekiqMetricsRoutes } from '../sidekiq_metrics.js';
 import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
@@ -106,6 +107,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'housekeeping', routes: housekeepingRoutes },
   { family: 'project_export', routes: projectExportRoutes },
   { family: 'project_import', routes: projectImportRoutes },
+  { family: 'uploads', routes: uploadRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Deps } from '../../deps.js';
 import { isPostgresUrl } from '../../store/db.js';
-import { DATABASE_FILE, MANIFEST_FILE, PART_FOLDER, PARTS, type Part } from './parts.js';
+import { DATA_PARTS, DATABASE_FILE, MANIFEST_FILE, PART_FOLDER, PARTS, type Part } from './parts.js';
 import { Staging } from './staging.js';
 import { migrationsOf, openSnapshot, snapshotDatabase } from './stage_database.js';
 import { stageRepositories } from './stage_repositories.js';
@@ -63,7 +63,7 @@ export async function createBackup(deps: Deps, options: BackupOptions): Promise<
     }
     if (skip.includes('db')) await fs.promises.rm(path.dirname(dbFile), { recursive: true, force: true });
     else staging.record(DATABASE_FILE, 'db');
-    for (const part of ['builds', 'artifacts', 'lfs'] as const) if (!skip.includes(part)) await stageDataPart(deps.config, staging, part);
+    for (const part of DATA_PARTS) if (!skip.includes(part)) await stageDataPart(deps.config, staging, part);
     await stageSecrets(deps.config, staging);
     const files = await staging.files();
     const manifest: Manifest = {

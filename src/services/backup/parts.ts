@@ -1,15 +1,15 @@
 // What a Wharf backup holds, part by part, and where each part lives in the archive and on a
 // server: the database (one SQLite file, whatever the engine), the repositories, the CI job
-// logs (GitLab's `builds`), the job artifacts, the Git LFS objects and the secrets (the server
-// secret and the SSH host key). `--skip` leaves parts out, as GitLab's backup `SKIP=`.
+// logs (GitLab's `builds`), the job artifacts, the Git LFS objects, the files uploaded to
+// projects and the secrets (the server secret and the SSH host key). `--skip` leaves parts out, as GitLab's backup `SKIP=`.
 import path from 'node:path';
 import type { Config } from '../../config.js';
 
-export const PARTS = ['db', 'repositories', 'builds', 'artifacts', 'lfs', 'secrets'] as const;
+export const PARTS = ['db', 'repositories', 'builds', 'artifacts', 'lfs', 'uploads', 'secrets'] as const;
 export type Part = (typeof PARTS)[number];
 
 /** The parts `--skip` may name (the secrets always go: without them sealed values are lost). */
-export const SKIPPABLE: readonly Part[] = ['db', 'repositories', 'builds', 'artifacts', 'lfs'];
+export const SKIPPABLE: readonly Part[] = ['db', 'repositories', 'builds', 'artifacts', 'lfs', 'uploads'];
 
 /** The archive's folder of each part. */
 export const PART_FOLDER: Record<Part, string> = {
@@ -18,6 +18,7 @@ export const PART_FOLDER: Record<Part, string> = {
   builds: 'builds',
   artifacts: 'artifacts',
   lfs: 'lfs',
+  uploads: 'uploads',
   secrets: 'secrets',
 };
 
@@ -28,10 +29,14 @@ export function partOf(archivePath: string): Part | null {
 }
 
 /** Where a data part's files live on a server: folders of Wharf's own `@wharf/`. */
-export function dataFolder(config: Pick<Config, 'reposDir'>, part: 'builds' | 'artifacts' | 'lfs'): string {
+export type DataPart = 'builds' | 'artifacts' | 'lfs' | 'uploads';
+export const DATA_PARTS: readonly DataPart[] = ['builds', 'artifacts', 'lfs', 'uploads'];
+
+export function dataFolder(config: Pick<Config, 'reposDir'>, part: DataPart): string {
   const meta = path.join(config.reposDir, '@wharf');
   if (part === 'builds') return path.join(meta, 'ci', 'traces');
   if (part === 'artifacts') return path.join(meta, 'ci', 'artifacts');
+  if (part === 'uploads') return path.join(meta, 'uploads', 'objects');
   return path.join(meta, 'lfs', 'objects');
 }
 

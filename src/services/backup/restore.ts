@@ -13,7 +13,7 @@ import type { Config } from '../../config.js';
 import { isPostgresUrl, migrate, openDb } from '../../store/db.js';
 import { copySqliteToPostgres } from '../../store/copy.js';
 import { BackupRefused, readManifest, verifyUnpacked } from './verify.js';
-import { DATABASE_FILE, dataFolder, PART_FOLDER, partOf, secretFiles } from './parts.js';
+import { DATA_PARTS, DATABASE_FILE, dataFolder, PART_FOLDER, partOf, secretFiles } from './parts.js';
 import type { Manifest } from './manifest.js';
 
 const QUIET = { start: () => undefined, copied: () => undefined };
@@ -73,7 +73,7 @@ async function placeFiles(config: Config, root: string, placed: string[]): Promi
   if (fs.existsSync(repos)) await move(repos, config.reposDir);
   else await fs.promises.mkdir(config.reposDir, { recursive: true });
   placed.push(config.reposDir);
-  for (const part of ['builds', 'artifacts', 'lfs'] as const) {
+  for (const part of DATA_PARTS) {
     const from = path.join(root, PART_FOLDER[part]);
     if (fs.existsSync(from)) await move(from, dataFolder(config, part));
   }

@@ -1,16 +1,16 @@
 // The file parts of a backup: CI job logs (copied: a running job's log still grows), job
-// artifacts and Git LFS objects (linked: written once, under a temporary name renamed into
-// place, never changed), and the secrets (copied). Files that appear after the database
+// artifacts, Git LFS objects and uploaded files (linked: written once, under a temporary name
+// linked or renamed into place, never changed), and the secrets (copied). Files that appear after the database
 // snapshot are taken too (no row names them yet: harmless); a file removed meanwhile (an
 // expired artifact) is simply not there.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import { filesUnder, type Staging } from './staging.js';
-import { dataFolder, PART_FOLDER, secretFiles, type Part } from './parts.js';
+import { dataFolder, PART_FOLDER, secretFiles, type DataPart, type Part } from './parts.js';
 
 /** Stages one data part; answers how many files it took. */
-export async function stageDataPart(config: Config, staging: Staging, part: 'builds' | 'artifacts' | 'lfs'): Promise<number> {
+export async function stageDataPart(config: Config, staging: Staging, part: DataPart): Promise<number> {
   const dir = dataFolder(config, part);
   let taken = 0;
   for (const rel of await filesUnder(dir)) {

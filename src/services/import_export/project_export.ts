@@ -1,9 +1,11 @@
 // Project export as GitLab 10.8 does it (Projects::ImportExport::ExportService,
 // ProjectExportWorker, lib/gitlab/import_export): `POST /projects/:id/export` queues the
 // export in the project_export queue and answers 202; the job writes VERSION (0.2.3),
-// project.json (import_export/export_tree.ts), project.bundle (`git bundle create --all`, none for an
-// empty repository), `avatar/` and `lfs-objects/` (archive_avatar.ts, archive_lfs.ts) into a folder, packs it as a `tar czf` of that folder (entries `./…`),
-// under a temporary name renamed into place, so a download never sees a half-written file.
+// project.json (import_export/export_tree.ts), project.bundle (`git bundle create --all`, none
+// for an empty repository), `avatar/`, `lfs-objects/` and `uploads/` (archive_avatar.ts,
+// archive_lfs.ts, archive_uploads.ts) into a folder, packs it as a `tar czf` of that folder
+// (entries `./…`), under a temporary name renamed into place, so a download never sees a
+// half-written file.
 // With `upload[url]` the status is `after_export_action` while the archive is sent there
 // (PUT by default, or POST), then `finished`. GitLab's file name is
 // `<YYYY-MM-DD_HH-MM-mmm>_<full path, / as _, 51 chars at most>_export.tar.gz`.
@@ -23,6 +25,7 @@ import { projectTree } from './export_tree.js';
 import { fillMergeRequestDiffs } from './export_mr_diffs.js';
 import { saveAvatar } from './archive_avatar.js';
 import { saveLfsObjects } from './archive_lfs.js';
+import { saveUploads } from './archive_uploads.js';
 import { settingsOf } from '../settings/application_settings.js';
 import { assertAllowedUrl, BlockedAddress, guardedLookup } from '../security/outbound_url.js';
 
@@ -111,6 +114,7 @@ async function writeArchive(deps: Deps, project: ProjectWithNamespace, descripti
     await fs.promises.writeFile(path.join(tree, 'project.json'), JSON.stringify(json));
     await saveAvatar(deps.db, project.id, tree);
     await saveLfsObjects(deps, project.id, tree);
+    await saveUploads(deps, project.id, tree);
     const gitdir = gitdirOf(deps.repos, project);
     if (deps.repos.exists(fullPathOf(project)) && (await hasRefs(gitdir))) await createBundle(gitdir, path.join(tree, 'project.bundle'), signal);
     await fs.promises.mkdir(dir, { recursive: true });

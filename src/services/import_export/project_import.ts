@@ -3,9 +3,9 @@
 // `import_status` scheduled), keeps the uploaded archive in Wharf's own folder and queues the
 // import in the repository_import queue. The job unpacks the archive into its own temp folder
 // (import_export/import_archive.ts), checks VERSION and project.json, verifies the bundle and clones it into
-// a temporary repository, puts its LFS objects in the store (import_export/archive_lfs.ts),
-// then, under the project's lock, restores the relations (and links those objects) in one
-// transaction whose last step puts the new repository in place: either everything is there
+// a temporary repository, puts its LFS objects and uploads in their stores (archive_lfs.ts,
+// archive_uploads.ts), then, under the project's lock, restores the relations (and records
+// those files) in one transaction whose last step puts the new repository in place: either everything is there
 // (`finished`) or nothing is (`failed` with `import_error`, the project as it was made).
 // Either way the temp folder goes when the import ends (import_export/import_work.ts, which also removes
 // at start those of imports a crash cut short).
@@ -33,6 +33,7 @@ import { createProject, type NewProject } from '../projects/projects.js';
 import { withProjectLock } from '../repository/guard.js';
 import { overwriteProject, overwritingPath } from './project_overwrite.js';
 import { restoreAvatar } from './archive_avatar.js';
+import { receiveArchivedUploads, recordArchivedUploads } from './archive_uploads.js';
 import { discardArchivedLfsObjects, receiveArchivedLfsObjects, recordArchivedLfsObjects, type ArchivedLfsObject } from './archive_lfs.js';
 import { importWorkDir, removeTempFolder } from './import_work.js';
 import { afterRefsMoved } from '../push/refs_moved.js';
@@ -183,6 +184,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
     const head = newRepo ? await gitHead(newRepo) : null;
     await progress('restoring the LFS objects');
     lfsObjects = await receiveArchivedLfsObjects(deps, dir);
+    const uploads = await receiveArchivedUploads(deps, dir);
     await progress('restoring the relations');
     let importedBranch: string | null = null;
     const counts = await withProjectLock(deps, project.id, async () => {
@@ -197,6 +199,7 @@ export async function performImport(deps: Deps, payload: ImportPayload, run: Imp
           const c = await restoreTree(tx, project.id, user, tree, now(), (m) => void progress(m));
           await restoreAvatar(tx, project.id, dir);
           await recordArchivedLfsObjects(tx, project.id, lfsObjects);
+          await recordArchivedUploads(tx, project.id, user.id, uploads);
           const branch = head && newRepo && fs.existsSync(path.join(newRepo, 'refs')) ? head : null;
           importedBranch = branch;
           await tx('projects').where({ id: project.id }).update({ import_status: 'finished', import_error: null, default_branch: branch, updated_at: now() });
