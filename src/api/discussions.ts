@@ -22,7 +22,8 @@ import { findNote } from '../finders/notes.js';
 import type { NoteRow } from '../store/issuable_rows.js';
 
 import { replyToDiscussion, setDiscussionResolved, setNoteResolved, startDiscussion } from '../services/notes/discussions.js';
-import { checkPosition, type PositionInput } from '../services/notes/diff_positions.js';
+import { checkPosition, type DiffRefs, type PositionInput } from '../services/notes/diff_positions.js';
+import { findVersionByShas } from '../finders/merge_request_versions.js';
 import { discussionsOf, findDiscussion, type Discussion } from '../finders/discussions.js';
 import { discussionEntities, discussionUserIds } from '../entities/discussion.js';
 import { usersById } from '../finders/users.js';
@@ -68,6 +69,18 @@ function parsePosition(raw: Record<string, string>): PositionInput {
     x: v['position[x]'],
     y: v['position[y]'],
   };
+}
+
+/**
+ * The diff a position is checked against: the noteable's current one, or, on a merge request,
+ * the older version whose three commits the position names (merge_request_diffs).
+ */
+async function diffRefsFor(deps: Deps, noteable: DiscussionNoteable, position: PositionInput): Promise<DiffRefs | null> {
+  const current = noteable.diffRefs;
+  if (noteable.target.type !== 'MergeRequest' || !current) return current;
+  if (position.base_sha === current.base && position.start_sha === current.start && position.head_sha === current.head) return current;
+  const version = await findVersionByShas(deps.db, noteable.target.id, position);
+  return version ? { base: version.base_commit_sha, start: version.start_commit_sha, head: version.head_commit_sha } : current;
 }
 
 async function discussionOr404(deps: Deps, noteable: DiscussionNoteable, id: string, what = 'Discussion'): Promise<Discussion> {
@@ -154,7 +167,7 @@ function routesOf(kind: DiscussionNoteableKind): Route[] {
         const errors: Record<string, string[]> = blankBody(v.body) ? { ...BLANK_NOTE } : {};
         let placed: { position: string; lineCode: string | null } | undefined;
         if (position) {
-          const checked = await checkPosition(noteable.gitdir, noteable.target.type, noteable.diffRefs, position);
+          const checked = await checkPosition(noteable.gitdir, noteable.target.type, await diffRefsFor(deps, noteable, position), position);
           if (checked.ok) placed = checked;
           else Object.assign(errors, checked.errors);
         }

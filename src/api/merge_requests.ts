@@ -44,7 +44,7 @@ async function renderOne(deps: Deps, row: MergeRequestRow, user: UserRow | null)
 }
 
 /** find_merge_request_with_access: the merge request of the route, readable, or `404 Not found`. */
-async function readableMergeRequest(deps: Deps, loaded: LoadedProject, iid: number): Promise<MergeRequestRow> {
+export async function readableMergeRequest(deps: Deps, loaded: LoadedProject, iid: number): Promise<MergeRequestRow> {
   const mr = await findMergeRequest(deps.db, loaded.project.id, iid);
   if (!mr || !can(loaded.user, mergeRequestSubject(loaded, mr), 'read_merge_request')) throw recordNotFound();
   return mr;

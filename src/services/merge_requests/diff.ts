@@ -3,8 +3,9 @@
 // repository as refs/merge-requests/<iid>/head (fetched from the fork when the source is
 // one), then head_sha (source head), start_sha (target head), base_sha (their merge base)
 // and changes_count (files changed from base to head) are stored. Either head moving makes
-// the cached merge_status stale: it goes back to 'unchecked'. A missing branch keeps the
-// last known values, as GitLab keeps the last merge request diff.
+// the cached merge_status stale: it goes back to 'unchecked'. Each new diff is also kept as a
+// version (versions.ts). A missing branch keeps the last known values, as GitLab keeps the
+// last merge request diff.
 import type { Deps } from '../../deps.js';
 import type { Conn } from '../../store/db.js';
 import { findMergeRequest } from '../../finders/merge_requests.js';
@@ -17,6 +18,7 @@ import { changesBetween, collect, HARD_LIMITS, type FileDiff } from '../../git/d
 import { RepoReader, type CommitInfo } from '../../git/reader.js';
 import { writeMergeRequestHead } from '../../git/merge_refs.js';
 import { Lru } from '../../git/lru.js';
+import { recordDiffVersion, type VersionShas } from './versions.js';
 
 /** The target repository's directory and the source's (null when the fork is gone). */
 async function repositoriesOf(deps: Deps, mr: MergeRequestRow, db: Conn = deps.db): Promise<{ targetDir: string; sourceDir: string | null }> {
@@ -44,6 +46,7 @@ export async function refreshDiff(deps: Deps, mr: MergeRequestRow): Promise<Merg
   if (headSha !== mr.head_sha) values.head_sha = headSha;
   if (startSha !== mr.start_sha) values.start_sha = startSha;
   const moved = values.head_sha !== undefined || values.start_sha !== undefined;
+  let version: VersionShas | null = null;
   if (headSha && (moved || mr.changes_count === null)) {
     // No target branch: GitLab showed the source against nothing.
     const base = startSha ? await mergeBase(targetDir, startSha, headSha).catch(() => null) : null;
@@ -52,19 +55,28 @@ export async function refreshDiff(deps: Deps, mr: MergeRequestRow): Promise<Merg
     diffCache.set(diffKey(base, headSha), result.diffs);
     values.changes_count = result.diffs.length;
     values.changes_overflow = result.overflow;
+    version = { head: headSha, base, start: startSha, files: result.diffs.length, overflow: result.overflow };
   }
   if (moved && mr.merge_status !== 'unchecked') values.merge_status = 'unchecked';
   if (Object.keys(values).length === 0) return mr;
   // Timeless, as GitLab's merge_status transitions: updated_at does not move.
-  await deps.db('merge_requests').where({ id: mr.id }).update(values);
+  await deps.db.transaction(async (tx) => {
+    await tx('merge_requests').where({ id: mr.id }).update(values);
+    if (version) await recordDiffVersion(tx, mr.id, version);
+  });
   return (await findMergeRequest(deps.db, mr.target_project_id, mr.iid)) ?? { ...mr, ...values };
 }
 
 /** MergeRequest#commits: the source's commits not on the target (start..head), newest first. */
 export async function mergeRequestCommits(deps: Deps, target: ProjectWithNamespace, mr: MergeRequestRow): Promise<CommitInfo[]> {
-  if (!mr.head_sha || !mr.start_sha) return [];
+  return commitsOfDiff(deps, target, mr.start_sha, mr.head_sha);
+}
+
+/** The commits of a diff (start..head), newest first: a merge request's, or one of its versions'. */
+export async function commitsOfDiff(deps: Deps, target: ProjectWithNamespace, start: string | null, head: string | null): Promise<CommitInfo[]> {
+  if (!head || !start) return [];
   const reader = new RepoReader(gitdirOf(deps.repos, target));
-  return (await commitsBetween(reader, mr.start_sha, mr.head_sha, MAX_COMPARE_COMMITS)).commits;
+  return (await commitsBetween(reader, start, head, MAX_COMPARE_COMMITS)).commits;
 }
 
 /**
@@ -72,13 +84,18 @@ export async function mergeRequestCommits(deps: Deps, target: ProjectWithNamespa
  * request diffs (Commit.max_diff_options: 1000 files, 50,000 lines).
  */
 export async function mergeRequestChanges(deps: Deps, target: ProjectWithNamespace, mr: MergeRequestRow): Promise<FileDiff[]> {
-  if (!mr.head_sha) return [];
+  return diffOf(deps, target, mr.base_sha, mr.head_sha);
+}
+
+/** The diff from `base` to `head` (a merge request's, or one of its versions'), bounded likewise. */
+export async function diffOf(deps: Deps, target: ProjectWithNamespace, base: string | null, head: string | null): Promise<FileDiff[]> {
+  if (!head) return [];
   // The diff of two commit ids never changes: kept, as GitLab kept merge request diffs.
-  const key = diffKey(mr.base_sha, mr.head_sha);
+  const key = diffKey(base, head);
   const cached = diffCache.get(key);
   if (cached) return cached;
   const gitdir = gitdirOf(deps.repos, target);
-  const changes = await changesBetween(gitdir, mr.base_sha, mr.head_sha);
+  const changes = await changesBetween(gitdir, base, head);
   const diffs = (await collect(gitdir, changes, HARD_LIMITS)).diffs;
   diffCache.set(key, diffs);
   return diffs;

@@ -5,8 +5,10 @@
 // the model checks it, with its errors:
 // - only merge requests and commits take diff notes (`noteable_type` "is not included in the
 //   list"); a merge request needs its three diff refs ("doesn't support new-style diff notes");
-// - the refs must be the merge request's current ones (Wharf keeps no older diff versions:
-//   `position` "is invalid"), or the commit's own (`commit_id` "does not match the diff refs");
+// - the refs must be the merge request's current ones or those of one of its older diff
+//   versions (the caller passes the version the position names; 10.8 traced an older
+//   position forward, Wharf keeps it on its version; else `position` "is invalid"), or the
+//   commit's own (`commit_id` "does not match the diff refs");
 // - a complete position: a path, a line (or the image point) and all three refs (`position`
 //   "is invalid");
 // - on text, the line must be a line of that file's diff (`diff_line` and `line_code` blank).

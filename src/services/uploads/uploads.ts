@@ -8,7 +8,12 @@ import { now } from '../../store/time.js';
 import { storeUploadedFile } from './store.js';
 import { newUploadSecret, sanitizedFilename, uploadLinks } from './names.js';
 
-export async function createUpload(deps: Deps, project: ProjectWithNamespace, user: UserRow, file: { filename: string; path: string }): Promise<{ alt: string; url: string; markdown: string }> {
+export async function createUpload(
+  deps: Deps,
+  project: ProjectWithNamespace,
+  user: UserRow,
+  file: { filename: string; path: string },
+): Promise<{ alt: string; url: string; markdown: string }> {
   const stored = await storeUploadedFile(deps.repos.root, file.path);
   const secret = newUploadSecret();
   const filename = sanitizedFilename(file.filename);
