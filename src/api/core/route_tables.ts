@@ -55,6 +55,7 @@ import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
 import { featureRoutes } from '../features.js';
 import { circuitBreakerRoutes } from '../circuit_breakers.js';
+import { searchRoutes } from '../search.js';
 
 export interface RouteTable {
   family: string;
@@ -114,6 +115,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
   { family: 'features', routes: featureRoutes },
   { family: 'circuit_breakers', routes: circuitBreakerRoutes },
+  { family: 'search', routes: searchRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */
