@@ -1,14 +1,17 @@
 // Rendering a page of search results in 10.8's entity of each scope (lib/api/search.rb's
-// SCOPE_ENTITY): BasicProjectDetails, IssueBasic, MergeRequestBasic, Milestone, Snippet,
-// Blob and CommitDetail. The finders load each page's extras in one batch per kind.
+// SCOPE_ENTITY): BasicProjectDetails, IssueBasic, MergeRequestBasic, Milestone, Note,
+// Snippet, Blob and CommitDetail. The finders load each page's extras in one batch per kind.
 import type { Deps } from '../deps.js';
 import type { ProjectWithNamespace, UserRow } from '../store/rows.js';
-import type { IssueRow, MergeRequestRow, MilestoneRow } from '../store/issuable_rows.js';
+import type { IssueRow, MergeRequestRow, MilestoneRow, NoteRow } from '../store/issuable_rows.js';
 import type { SnippetRow } from '../store/snippet_rows.js';
 import { loadIssueExtras } from '../finders/issues.js';
 import { withNamespaces } from '../finders/projects.js';
 import { loadSnippetContext } from '../finders/snippets.js';
 import { lastPipelinesAt } from '../finders/search/commits.js';
+import { noteableIidsOf } from '../finders/search/notes.js';
+import { usersById } from '../finders/users.js';
+import { noteEntity } from '../entities/note.js';
 import { issueBasic } from '../entities/issue.js';
 import { milestoneEntity } from '../entities/milestone.js';
 import { projectSnippetEntity } from '../entities/snippet.js';
@@ -33,6 +36,17 @@ export async function presentSearchRows(deps: Deps, user: UserRow, scope: string
       return presentMergeRequestList(deps, rows as unknown as MergeRequestRow[], false);
     case 'milestones':
       return (rows as unknown as MilestoneRow[]).map(milestoneEntity);
+    case 'notes': {
+      const notes = rows as unknown as NoteRow[];
+      const [iids, users] = await Promise.all([
+        noteableIidsOf(deps.db, notes),
+        usersById(
+          deps.db,
+          notes.flatMap((n) => [n.author_id, n.resolved_by_id]),
+        ),
+      ]);
+      return notes.map((n) => noteEntity(n, iids.get(n.id) ?? null, users, deps.urls));
+    }
     default: {
       const snippets = rows as unknown as SnippetRow[];
       const context = await loadSnippetContext(deps.db, snippets);

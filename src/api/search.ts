@@ -19,6 +19,7 @@ import { milestoneSearchQuery, projectMilestoneSearchQuery, projectSearchQuery }
 import { snippetSearchQuery } from '../finders/search/snippets.js';
 import { searchBlobs } from '../finders/search/blobs.js';
 import { searchCommitIds } from '../finders/search/commits.js';
+import { noteSearchQuery } from '../finders/search/notes.js';
 import { searchBlobEntity } from '../entities/search_blob.js';
 import { presentSearchCommits, presentSearchRows, type SearchRow } from './present_search.js';
 import { defaultRef, repositoryOf } from './repo_context.js';
@@ -86,7 +87,11 @@ export const searchRoutes: Route[] = [
       if (scope === 'issues') return rows(can('read_issue'), () => issueSearchQuery(deps.db, user, source, search));
       if (scope === 'merge_requests') return rows(can('read_merge_request'), () => mergeRequestSearchQuery(deps.db, user, source, search));
       if (scope === 'milestones') return rows(can('read_milestone'), () => projectMilestoneSearchQuery(deps.db, project.id, search));
-      if (scope === 'notes' || scope === 'wiki_blobs' || !can('download_code')) return paginateArray(ctx, []);
+      if (scope === 'notes') {
+        const reach = { issues: can('read_issue'), mergeRequests: can('read_merge_request'), code: can('download_code') };
+        return rows(true, () => noteSearchQuery(deps.db, user, project, access, reach, search));
+      }
+      if (scope === 'wiki_blobs' || !can('download_code')) return paginateArray(ctx, []);
       const reader = repositoryOf(deps, project);
       const refName = ref ?? (await defaultRef(project, reader));
       const commit = await reader.resolveCommit(refName);

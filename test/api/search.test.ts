@@ -239,6 +239,32 @@ describe('Search API', () => {
       expect((await get(path(), { scope: 'commits', search: 'watch.*rs' })).body).to.deep.equal([]);
     });
 
+    it("finds users' notes on issues, merge requests, commits and snippets, as Note", async () => {
+      const snippet = created(await s.post(`/projects/${project.id}/snippets`, { token: owner.token, json: { title: 'n', file_name: 'n.rb', code: 'x', visibility: 'public' } }));
+      created(await s.post(`/projects/${project.id}/issues/1/notes`, { token: owner.token, json: { body: 'a noteworthy issue' } }));
+      created(await s.post(`/projects/${project.id}/merge_requests/1/notes`, { token: owner.token, json: { body: 'a noteworthy change' } }));
+      created(await s.post(`/projects/${project.id}/repository/commits/${sha}/comments`, { token: owner.token, json: { note: 'a noteworthy commit' } }));
+      created(await s.post(`/projects/${project.id}/snippets/${snippet.id}/notes`, { token: owner.token, json: { body: 'a noteworthy snippet' } }));
+      const r = await get(path(), { scope: 'notes', search: 'NOTEWORTHY' });
+      expect(r.status, r.text).to.equal(200);
+      // 10.8's schema knows issue and merge request notes only (a commit's has no noteable_id).
+      expectSchema(
+        r.body.filter((n: any) => n.noteable_iid !== null),
+        'public_api/v4/notes.json',
+      );
+      expect(r.headers.get('x-total')).to.equal('4');
+      expect(r.body.map((n: any) => [n.body, n.noteable_type, n.noteable_iid])).to.deep.equal([
+        ['a noteworthy snippet', 'Snippet', null],
+        ['a noteworthy commit', 'Commit', null],
+        ['a noteworthy change', 'MergeRequest', 1],
+        ['a noteworthy issue', 'Issue', 1],
+      ]);
+      // System notes are not searched.
+      const mr = await s.put(`/projects/${project.id}/issues/3`, { token: owner.token, json: { state_event: 'close' } });
+      expect(mr.status).to.equal(200);
+      expect((await get(path(), { scope: 'notes', search: 'closed' })).body).to.deep.equal([]);
+    });
+
     it('answers an empty page for wiki_blobs (no wikis yet)', async () => {
       const r = await get(path(), { scope: 'wiki_blobs', search: 'awesome' });
       expect(r.status).to.equal(200);

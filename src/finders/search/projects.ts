@@ -1,13 +1,13 @@
 // The projects and milestones a search finds (GitLab 10.8's SearchResults#projects and
 // #milestones): among the projects the user may see (ProjectsFinder, archived ones included),
 // those whose path, name or description holds the term (`fuzzy_search`), newest first; and
-// the milestones of those projects whose title or description does, most recently updated
-// first. A group's search keeps the projects inside the group's path (its subgroups' too,
+// the milestones of those projects (with issues or merge requests on: milestones go with
+// both, policy/projects.ts) whose title or description does, most recently updated first. A group's search keeps the projects inside the group's path (its subgroups' too,
 // not the projects shared with it).
 import type { Knex } from 'knex';
 import type { Conn } from '../../store/db.js';
 import type { NamespaceRow, UserRow } from '../../store/rows.js';
-import { whereVisibleProjects } from '../../policy/projects.js';
+import { whereMilestonesReadable, whereVisibleProjects } from '../../policy/projects.js';
 import { orFuzzyMatch, squish } from '../fuzzy.js';
 
 /** Adds "one of `columns` matches the term" (nothing when the term is blank, as 10.8). */
@@ -18,8 +18,8 @@ export function whereFuzzy(q: Knex.QueryBuilder, columns: string[], term: string
   });
 }
 
-function visibleProjectIds(db: Conn, user: UserRow, group: NamespaceRow | undefined): Knex.QueryBuilder {
-  const q = whereVisibleProjects(db('projects').select('projects.id'), db, user);
+function visibleProjectIds(db: Conn, user: UserRow, group: NamespaceRow | undefined, forMilestones = false): Knex.QueryBuilder {
+  const q = (forMilestones ? whereMilestonesReadable : whereVisibleProjects)(db('projects').select('projects.id'), db, user);
   if (group) q.whereIn('projects.namespace_id', db('namespace_ancestors').select('namespace_id').where('ancestor_id', group.id));
   return q;
 }
@@ -37,9 +37,9 @@ function milestonesQuery(db: Conn, term: string): Knex.QueryBuilder {
     .orderBy('milestones.id', 'desc');
 }
 
-/** Milestones of the projects the user sees (of the group's, with one). */
+/** Milestones of the projects the user sees with issues or merge requests on (of the group's, with one). */
 export function milestoneSearchQuery(db: Conn, user: UserRow, group: NamespaceRow | undefined, term: string): Knex.QueryBuilder {
-  return milestonesQuery(db, term).whereIn('milestones.project_id', visibleProjectIds(db, user, group));
+  return milestonesQuery(db, term).whereIn('milestones.project_id', visibleProjectIds(db, user, group, true));
 }
 
 /** Milestones of one project, whose readability the caller established. */
