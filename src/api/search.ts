@@ -30,7 +30,7 @@ const PROJECT_SCOPES = ['issues', 'merge_requests', 'milestones', 'notes', 'wiki
 
 const paramsFor = (scopes: string[]) => ({ search: p.string().required(), scope: p.string().required().values(scopes) });
 
-/** The scopes' schemas, for the OpenAPI document (the body is a list of the scope's entity). */
+/** The scopes, for `make routes` and the OpenAPI document (the body is a list of the scope's entity). */
 const SUMMARY_SCOPES = (scopes: string[]) => `scope: ${scopes.join(', ')}`;
 
 /** The query of a database scope over many projects (or all snippets). */

@@ -28,6 +28,15 @@ function searchable(term: string): boolean {
   return term !== '' && !term.includes('\n') && !term.includes('\0');
 }
 
+const SEPARATOR = Buffer.from('\n--\n');
+
+/** The `--` lines of a chunk (one cut across two chunks is missed: git then runs a little longer). */
+function countSeparators(chunk: Buffer): number {
+  let n = 0;
+  for (let at = chunk.indexOf(SEPARATOR); at >= 0; at = chunk.indexOf(SEPARATOR, at + SEPARATOR.length - 1)) n++;
+  return n;
+}
+
 /** One `<commit>:<path>\0<line>\0<text>` line of git grep -z. */
 function parseLine(line: string, prefix: string): { path: string; line: number; text: string } | null {
   if (!line.startsWith(prefix)) return null;
@@ -52,7 +61,10 @@ function hitOf(lines: string[], prefix: string): ContentHit | null {
 export async function grepContent(gitdir: string, commit: string, term: string, bounds: Bounds): Promise<ContentHit[]> {
   if (!searchable(term)) return [];
   const args = ['grep', '-i', '-I', '-n', '-z', '--no-color', '--before-context', '2', '--after-context', '2', '-F', '-e', term, commit, '--'];
-  const { stdout, cut } = await runBoundedGit(gitdir, args, bounds);
+  // Once a 101st group has begun, the first 100 are whole: git need not go on.
+  let separators = 0;
+  const enough = (chunk: Buffer) => (separators += countSeparators(chunk)) >= SEARCH_BATCH;
+  const { stdout, cut } = await runBoundedGit(gitdir, args, bounds, enough);
   const lines = stdout.toString('utf8').split('\n');
   lines.pop(); // after the last newline: nothing, or the line the cap cut
   const groups: string[][] = [[]];

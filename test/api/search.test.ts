@@ -28,6 +28,7 @@ describe('Search API', () => {
         { action: 'create', file_path: 'lib/watch.rb', content },
         { action: 'create', file_path: 'docs/README.md', content: 'nothing to see\n' },
         { action: 'create', file_path: 'a_b.txt', content: 'literal 100% and a_b\n' },
+        { action: 'create', file_path: 'many.txt', content: Array.from({ length: 1500 }, (_, i) => (i % 10 === 0 ? `needle ${i}` : `hay ${i}`)).join('\n') + '\n' },
       ],
       { token: owner.token, message: 'Add the awesome watchers' },
     );
@@ -162,6 +163,12 @@ describe('Search API', () => {
       expect((await get('/search', { scope: 'issues', search: '5_%' })).body).to.have.length(0);
     });
 
+    it('takes an empty search as 10.8 did: everything of the scope', async () => {
+      const r = await get('/search', { scope: 'issues', search: '' });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.have.length(3);
+    });
+
     it('finds snippets by title or file name, and by content, counted', async () => {
       const titles = await get('/search', { scope: 'snippet_titles', search: 'awesome' });
       expect(titles.status).to.equal(200);
@@ -214,6 +221,12 @@ describe('Search API', () => {
       expect((await get(path(), { scope: 'blobs', search: '100%' })).body.map((b: any) => b.filename)).to.deep.equal(['a_b.txt']);
       expect((await get(path(), { scope: 'blobs', search: '(a+)+$' })).body).to.deep.equal([]);
       expect((await get(path(), { scope: 'blobs', search: 'a.b' })).body).to.deep.equal([]);
+    });
+
+    it('keeps the first 100 groups of lines of a term found more often', async () => {
+      const r = await get(path(), { scope: 'blobs', search: 'needle', per_page: 100, page: 1 });
+      expect(r.headers.get('x-total')).to.equal('100');
+      expect(r.body[99]).to.include({ filename: 'many.txt', startline: 989 });
     });
 
     it('searches another ref when asked, and nothing for an unknown one', async () => {
