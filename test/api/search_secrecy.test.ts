@@ -1,7 +1,7 @@
 // Search never shows what the user cannot read (GitLab 10.8's SearchService over its finders):
 // a secret term is planted in every scope of a private, an internal and a public project
 // (and of a public one with issues, merge requests and snippets turned off), then each actor
-// — anonymous, non-member, guest, reporter, developer, maintainer, admin — searches every
+// — anonymous, non-member, external user, guest, reporter, developer, maintainer, admin — searches every
 // scope globally, in the group and in the project, and finds exactly what 10.8 lets them read:
 // confidential issues from reporters up, merge requests and code from reporters up in a
 // private project, nothing at all of a private project for a non-member (its search a 404).
@@ -10,17 +10,18 @@ import { useServerWithRoles, addRoleMembers, type Account } from '../helpers/rol
 import { commitFiles, createProject, created, createBranch, openMergeRequest } from '../helpers/projects.js';
 
 type Label = 'project' | 'issue' | 'confidential' | 'mr' | 'milestone' | 'snippet' | 'note' | 'commit' | 'blob';
-type Actor = 'stranger' | 'guest' | 'reporter' | 'dev' | 'master' | 'admin';
+type Actor = 'stranger' | 'external' | 'guest' | 'reporter' | 'dev' | 'master' | 'admin';
 type Kind = 'private' | 'internal' | 'public' | 'off';
 
-const ACTORS: Actor[] = ['stranger', 'guest', 'reporter', 'dev', 'master', 'admin'];
-const LEVEL: Record<Actor, number> = { stranger: 0, guest: 10, reporter: 20, dev: 30, master: 40, admin: 0 };
+const ACTORS: Actor[] = ['stranger', 'external', 'guest', 'reporter', 'dev', 'master', 'admin'];
+const LEVEL: Record<Actor, number> = { stranger: 0, external: 0, guest: 10, reporter: 20, dev: 30, master: 40, admin: 0 };
 
 /** What 10.8 lets `actor` read of a project of `kind`. */
 function expected(actor: Actor, kind: Kind): Set<Label> {
   const admin = actor === 'admin';
   const level = LEVEL[actor];
-  const open = kind !== 'private';
+  // An external user is no signed-in user to internal projects.
+  const open = kind !== 'private' && !(kind === 'internal' && actor === 'external');
   const sees = admin || level > 0 || open;
   if (!sees) return new Set();
   const out = new Set<Label>(['project']);
@@ -41,8 +42,11 @@ describe('Search secrecy', () => {
   const projects: Partial<Record<Kind, any>> = {};
   const secret = (kind: Kind) => `zebra${kind}`;
 
+  let external: Account;
+
   before(async function () {
     this.timeout(120000);
+    external = await s.createUser('outsider', { external: true });
     group = created(await s.post('/groups', { token: owner.token, json: { name: 'zoo', path: 'zoo', visibility: 'public' } }));
     for (const kind of ['private', 'internal', 'public', 'off'] as Kind[]) {
       const term = secret(kind);
@@ -69,7 +73,7 @@ describe('Search secrecy', () => {
     }
   });
 
-  const account = (actor: Actor): Account => roles[actor];
+  const account = (actor: Actor): Account => (actor === 'external' ? external : roles[actor]);
   const search = (path: string, scope: string, term: string, token: string | null) => s.get(`${path}?scope=${scope}&search=${term}`, { token });
 
   /** The labels one scope's answer shows. */
@@ -132,6 +136,14 @@ describe('Search secrecy', () => {
       }
     });
   }
+
+  it('hides a private group from non-members (404)', async () => {
+    const hidden = created(await s.post('/groups', { token: owner.token, json: { name: 'den', path: 'den', visibility: 'private' } }));
+    const r = await search(`/groups/${hidden.id}/search`, 'projects', 'den', roles.stranger.token);
+    expect(r.status).to.equal(404);
+    expect(r.body).to.deep.equal({ message: '404 Group Not Found' });
+    expect((await search(`/groups/${hidden.id}/search`, 'projects', 'den', owner.token)).status).to.equal(200);
+  });
 
   it('shows a confidential issue to its author and assignee below reporter', async () => {
     const p = projects.private;
