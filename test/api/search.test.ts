@@ -73,6 +73,8 @@ describe('Search API', () => {
         [`/groups/${group.id}/search`, { search: 'a' }, 'scope is missing'],
         [`/projects/${project.id}/search`, { scope: 'projects', search: 'a' }, 'scope does not have a valid value'],
         [`/projects/${project.id}/search`, { scope: 'blobs' }, 'search is missing'],
+        ['/search', { scope: 'issues', search: 'a', page: 'abc' }, 'page is invalid'],
+        [`/projects/${project.id}/search`, { scope: 'blobs', search: 'a', per_page: 'x' }, 'per_page is invalid'],
       ];
       for (const [path, query, error] of cases) {
         const r = await get(path, query);
@@ -276,6 +278,15 @@ describe('Search API', () => {
       const mr = await s.put(`/projects/${project.id}/issues/3`, { token: owner.token, json: { state_event: 'close' } });
       expect(mr.status).to.equal(200);
       expect((await get(path(), { scope: 'notes', search: 'closed' })).body).to.deep.equal([]);
+    });
+
+    it('finds no blobs or commits in an empty repository', async () => {
+      const empty = await createProject(s, owner.token, { name: 'empty', visibility: 'public' });
+      for (const scope of ['blobs', 'commits']) {
+        const r = await get(`/projects/${empty.id}/search`, { scope, search: 'anything' });
+        expect(r.status, scope).to.equal(200);
+        expect(r.body).to.deep.equal([]);
+      }
     });
 
     it('answers an empty page for wiki_blobs (no wikis yet)', async () => {
