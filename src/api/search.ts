@@ -7,6 +7,8 @@
 // scopes and project searches count. `ref` (later GitLab's) picks the ref of a project's blob
 // and commit search, the default branch otherwise.
 // wiki_blobs answers an empty list: Wharf has no wikis yet (a debt: search them once they exist).
+// One difference: 10.8 validated the parameters before looking up the group or project, mount
+// after (an unseen project with a bad scope answers 404 here, 400 in 10.8; nothing leaks either way).
 import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
