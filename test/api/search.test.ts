@@ -83,6 +83,24 @@ describe('Search API', () => {
       }
     });
 
+    it('refuses a NUL in the term or the ref as every string parameter (400), on every scope', async () => {
+      const scopes: [string, string[]][] = [
+        ['/search', ['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'snippet_blobs']],
+        [`/groups/${group.id}/search`, ['projects', 'issues', 'merge_requests', 'milestones']],
+        [`/projects/${project.id}/search`, ['issues', 'merge_requests', 'milestones', 'notes', 'wiki_blobs', 'commits', 'blobs']],
+      ];
+      for (const [path, list] of scopes) {
+        for (const scope of list) {
+          const nulTerm = await get(path, { scope, search: 'awe\u0000some' });
+          expect(nulTerm.status, `${path} ${scope}`).to.equal(400);
+          expect(nulTerm.body).to.deep.equal({ error: 'search is invalid' });
+        }
+      }
+      const nulRef = await get(`/projects/${project.id}/search`, { scope: 'blobs', search: 'monitors', ref: 'mas\u0000ter' });
+      expect(nulRef.status).to.equal(400);
+      expect(nulRef.body).to.deep.equal({ error: 'ref is invalid' });
+    });
+
     it('answers 404 for a group or project that does not exist', async () => {
       const g = await get('/groups/999999/search', { scope: 'projects', search: 'a' });
       expect(g.status).to.equal(404);
