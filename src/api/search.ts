@@ -7,8 +7,8 @@
 // scopes and project searches count. `ref` (later GitLab's) picks the ref of a project's blob
 // and commit search, the default branch otherwise.
 // wiki_blobs answers an empty list: Wharf has no wikis yet (a debt: search them once they exist).
-// One difference: 10.8 validated the parameters before looking up the group or project, mount
-// after (an unseen project with a bad scope answers 404 here, 400 in 10.8; nothing leaks either way).
+// The parameters are checked before the group or project is looked up (`paramsFirst`): 10.8's
+// endpoints found them in their body, after Grape's validation, so a bad scope is a 400 even there.
 import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
@@ -67,6 +67,7 @@ export const searchRoutes: Route[] = [
     path: '/groups/:id/search',
     auth: 'user',
     load: 'group',
+    paramsFirst: true,
     params: paramsFor(GROUP_SCOPES),
     summary: `Search a group's projects (${SUMMARY_SCOPES(GROUP_SCOPES)})`,
     handler: ({ ctx, deps, user, group, params }) => searchMany(ctx, deps, user, { kind: 'group', group }, params.scope, params.search),
@@ -77,6 +78,7 @@ export const searchRoutes: Route[] = [
     path: '/projects/:id/search',
     auth: 'user',
     load: 'project',
+    paramsFirst: true,
     params: { ...paramsFor(PROJECT_SCOPES), ref: p.string() },
     summary: `Search a project (${SUMMARY_SCOPES(PROJECT_SCOPES)})`,
     handler: async ({ ctx, deps, user, project, access, can, params: { scope, search, ref } }) => {

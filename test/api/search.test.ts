@@ -101,6 +101,18 @@ describe('Search API', () => {
       expect(nulRef.body).to.deep.equal({ error: 'ref is invalid' });
     });
 
+    it('checks the parameters before looking up the group or project, as 10.8 (400 before 404)', async () => {
+      const hidden = await createProject(s, owner.token, { name: 'hidden', visibility: 'private' });
+      for (const path of ['/groups/999999/search', '/projects/999999/search', `/projects/${hidden.id}/search`]) {
+        const r = await get(path, { scope: 'unsupported', search: 'a' });
+        expect(r.status, path).to.equal(400);
+        expect(r.body).to.deep.equal({ error: 'scope does not have a valid value' });
+      }
+      const r = await get(`/projects/${hidden.id}/search`, { scope: 'issues', search: 'a' });
+      expect(r.status).to.equal(404);
+      expect(r.body).to.deep.equal({ message: '404 Project Not Found' });
+    });
+
     it('answers 404 for a group or project that does not exist', async () => {
       const g = await get('/groups/999999/search', { scope: 'projects', search: 'a' });
       expect(g.status).to.equal(404);
