@@ -187,6 +187,22 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
 };
 
 /** Abilities that any reader of a public (or, signed in, internal) project also has. */
+const MILESTONE_ABILITIES = new Set<ProjectLevelAbility>(['read_milestone', 'admin_milestone']);
+
+/** Milestones exist for a project with issues or merge requests on. */
+function milestonesOn(project: Pick<ProjectWithNamespace, 'issues_enabled' | 'merge_requests_enabled'>): boolean {
+  return !!project.issues_enabled || !!project.merge_requests_enabled;
+}
+
+/**
+ * Restricts a query on `projects` (under `alias`) to those whose milestones the user may read:
+ * visible ones with issues or merge requests on.
+ */
+export function whereMilestonesReadable(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, alias = 'projects'): Knex.QueryBuilder {
+  whereVisibleProjects(q, db, user, alias);
+  return q.where((w) => w.where(`${alias}.issues_enabled`, true).orWhere(`${alias}.merge_requests_enabled`, true));
+}
+
 const OPEN_ABILITIES = new Set<ProjectLevelAbility>([
   'read_project',
   'read_project_member',
@@ -204,6 +220,8 @@ const OPEN_ABILITIES = new Set<ProjectLevelAbility>([
  */
 export function projectCan(user: UserRow | null, project: ProjectWithNamespace, access: ProjectAccess, ability: ProjectLevelAbility): boolean {
   if (refusedOnArchived(project, ability)) return false;
+  // 10.8's `issues_disabled & merge_requests_disabled` rule: milestones go with both, for everyone.
+  if (MILESTONE_ABILITIES.has(ability) && !milestonesOn(project)) return false;
   if (isAdmin(user)) return true;
   if (user && user.state === 'blocked') return false;
   if (OPEN_ABILITIES.has(ability) && openToAll(user, project)) return true;

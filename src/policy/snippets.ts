@@ -127,3 +127,18 @@ export function snippetListed(db: Conn, user: UserRow | null, snippetIdColumn: s
     if (user) w.orWhereIn(`${projectAlias}.id`, authorizedProjectIds(db, user.id));
   });
 }
+
+/**
+ * SnippetsFinder without a project or author (what 10.8's snippet search reads): personal
+ * snippets and those of projects the user may see with snippets on, and of those the ones
+ * whose visibility the user's position opens, or in a project they are a member of, or their own.
+ */
+export function whereReadableSnippets(q: Knex.QueryBuilder, db: Conn, user: UserRow | null, alias = 'snippets'): Knex.QueryBuilder {
+  if (user && user.state === 'blocked') return q.whereRaw('1 = 0');
+  whereSnippetProjectAvailable(q, db, user, alias);
+  if (isAdmin(user)) return q;
+  return q.where((w) => {
+    w.whereIn(`${alias}.visibility_level`, levelsForUser(user));
+    if (user) w.orWhere(`${alias}.author_id`, user.id).orWhereIn(`${alias}.project_id`, authorizedProjectIds(db, user.id));
+  });
+}

@@ -94,6 +94,28 @@ describe('Project milestones', () => {
       }
     });
 
+    it('refuses every milestone route with 403, to admins too, while issues and merge requests are both off', async () => {
+      const off = await project('public');
+      const m = await milestone(off, 'gone');
+      const features = (on: boolean) => s.put(`/projects/${off.id}`, { token: owner.token, json: { issues_enabled: on, merge_requests_enabled: on } });
+      expect((await features(false)).status).to.equal(200);
+      for (const who of [owner, dev, admin]) {
+        for (const path of reads(off, m)) {
+          const r = await s.get(path, { token: who.token });
+          expect(r.status, `${who.user.username} ${path}`).to.equal(403);
+          expect(r.body).to.deep.equal(FORBIDDEN);
+        }
+        for (const [method, path, json] of writes(off, m)) {
+          const r = await s.request(method, path, { token: who.token, json });
+          expect(r.status, `${method} ${path}`).to.equal(403);
+          expect(r.body).to.deep.equal(FORBIDDEN);
+        }
+      }
+      // Either feature brings them back.
+      expect((await s.put(`/projects/${off.id}`, { token: owner.token, json: { merge_requests_enabled: true } })).status).to.equal(200);
+      expect((await s.get(off.path, { token: dev.token })).status).to.equal(200);
+    });
+
     it('refuses writes below developer with 403, before looking at the parameters', async () => {
       for (const [p, m] of [
         [pub, pubM],

@@ -8,7 +8,9 @@
 //      for a private project's existence);
 //   3. the route's ability on it: 403, or 401 when nobody is signed in (401 for everyone on a
 //      route declaring `denied: 401`);
-//   4. parameters: 400 {"error": "..."} in Grape's words;
+//   4. parameters: 400 {"error": "..."} in Grape's words (a route declaring `paramsFirst`
+//      checks them right after step 1, as Grape does for endpoints that look up their project
+//      or group in their body);
 //   4b. a route with an `item` (a merge request of the project) finds it now (404), then asks
 //      the route's ability of it, as step 3 would, instead of at step 3;
 //   5. the handler, whose return value becomes the body with the route's status.
@@ -102,6 +104,8 @@ function handlerOf(deps: Deps, r: Route): Koa.Middleware {
   return async (ctx, next) => {
     if (notThisRoute(ctx, r)) return next();
     const user = authenticate(ctx, r);
+    const parse = () => (r.params ? parseValues({ ...rawParams(ctx), ...ctx.params }, r.params, r.rules) : {});
+    const early = r.paramsFirst ? parse() : undefined;
     const loaded = await load(ctx, deps, r, user);
     const refuse = () => (user && r.denied !== 401 ? forbidden() : unauthorized());
     const authorize = (ability: Ability) => {
@@ -109,7 +113,7 @@ function handlerOf(deps: Deps, r: Route): Koa.Middleware {
     };
     if (r.ability && !r.item) authorize(r.ability);
     if (r.load) refuseNulInPath(ctx);
-    const params = r.params ? parseValues({ ...rawParams(ctx), ...ctx.params }, r.params, r.rules) : {};
+    const params = early ?? parse();
     const item = r.item ? await loadItem(ctx, deps, r, user, loaded.part) : undefined;
     if (item && r.ability && !item.can(r.ability)) throw refuse();
     const req = { ctx, deps, user, params, path: ctx.params, authorize, can: loaded.can, ...loaded.part, ...item?.part };

@@ -32,6 +32,8 @@
 //                                            // found), as GitLab finds it before authorize!
 //     denied: 401,                           // optional: a refused ability answers 401 to
 //                                            // everyone (Grape's `unauthorized!`), not 403
+//     paramsFirst: true,                     // optional: parameters (400) before the load (404),
+//                                            // for endpoints that load in their body (search)
 //     params: { name: p.string().required(), color: p.string().required() },  // http/params.ts
 //     rules: { atLeastOneOf: ['color'] },    // optional, http/params.ts Rules
 //     status: 201,                           // optional: 201 for POST, 204 for DELETE, else 200
@@ -150,6 +152,12 @@ export interface RouteSpec<A extends Auth, L extends Load | undefined, S extends
   ability?: AbilityFor<L, I>;
   /** A refused ability answers 401 to signed-in users too (Grape's `unauthorized!`); 403 otherwise. */
   denied?: 401;
+  /**
+   * The parameters are checked before the subject is loaded (400 before 404): for endpoints
+   * that look up `user_project`/`user_group` in their body, after Grape's validation, and
+   * declare no ability.
+   */
+  paramsFirst?: true;
   params?: S;
   rules?: Rules;
   /** The route reads a request body (see takesBody for the default). */

@@ -59,6 +59,7 @@ import { featureRoutes } from '../features.js';
 import { circuitBreakerRoutes } from '../circuit_breakers.js';
 import { boardRoutes } from '../boards.js';
 import { groupBoardRoutes } from '../group_boards.js';
+import { searchRoutes } from '../search.js';
 
 export interface RouteTable {
   family: string;
@@ -122,6 +123,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'circuit_breakers', routes: circuitBreakerRoutes },
   { family: 'boards', routes: boardRoutes },
   { family: 'group_boards', routes: groupBoardRoutes },
+  { family: 'search', routes: searchRoutes },
 ];
 
 /** The tables as text, one route a line: method, path, auth, load, ability, status, summary. */

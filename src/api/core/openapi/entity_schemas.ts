@@ -14,6 +14,7 @@ export interface GitLabSource {
 const V4 = 'public_api/v4';
 
 export const GITLAB_ENTITIES: Readonly<Record<string, GitLabSource>> = {
+  Blob: { file: `${V4}/blobs.json`, items: true },
   Board: { file: `${V4}/board.json` },
   Branch: { file: `${V4}/branch.json` },
   Commit: { file: `${V4}/commit/basic.json` },
