@@ -5,7 +5,8 @@
 import { p } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { recordNotFound } from '../http/errors.js';
-import { findVersion, versionsQuery, type MergeRequestDiffRow } from '../finders/merge_request_versions.js';
+import { findVersion, versionsQuery } from '../finders/merge_request_versions.js';
+import type { MergeRequestDiffRow } from '../store/merge_request_diff_rows.js';
 import { mergeRequestDiffEntity } from '../entities/merge_request_diff.js';
 import { commitBasic } from '../entities/commit.js';
 import { diffEntity } from '../entities/diff.js';

@@ -1,6 +1,6 @@
 // GitLab 10.8's Entities::MergeRequestDiff (a version in the list) and MergeRequestDiffFull (one
 // version with its commits and diffs).
-import type { MergeRequestDiffRow } from '../finders/merge_request_versions.js';
+import type { MergeRequestDiffRow } from '../store/merge_request_diff_rows.js';
 
 export function mergeRequestDiffEntity(v: MergeRequestDiffRow): Record<string, unknown> {
   return {

@@ -2,17 +2,7 @@
 // and one of them by id.
 import type { Knex } from 'knex';
 import type { Conn } from '../store/db.js';
-
-export interface MergeRequestDiffRow {
-  id: number;
-  merge_request_id: number;
-  state: string;
-  head_commit_sha: string | null;
-  base_commit_sha: string | null;
-  start_commit_sha: string | null;
-  real_size: string | null;
-  created_at: string;
-}
+import type { MergeRequestDiffRow } from '../store/merge_request_diff_rows.js';
 
 export function versionsQuery(db: Conn, mergeRequestId: number): Knex.QueryBuilder {
   return db('merge_request_diffs').where({ merge_request_id: mergeRequestId }).orderBy('id', 'desc');
