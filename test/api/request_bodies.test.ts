@@ -175,7 +175,7 @@ describe('request bodies', () => {
     const anonymousFile = await send('POST', '/api/v4/projects', form, multipart([['name', 'x']], [['avatar', 'a.png', 'x'.repeat(2000)]]), null);
     expect(anonymousFile.status).to.equal(401);
     // No route, no body: 404, not a 400 about the body.
-    for (const url of ['/api/v4/nothing/here', '/api/v4/projects/1/uploads', '/api/v4/version']) {
+    for (const url of ['/api/v4/nothing/here', '/api/v4/projects/1/no_such_thing', '/api/v4/version']) {
       const r = await send('POST', url, form, broken);
       expect([r.status, r.body], url).to.deep.equal([404, { error: '404 Not Found' }]);
       const j = await send('PUT', url, json, '{"broken');
