@@ -50,6 +50,7 @@ import { projectImportRoutes } from '../project_import.js';
 import { sidekiqMetricsRoutes } from '../sidekiq_metrics.js';
 import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
+import { userEmailRoutes } from '../user_emails.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
@@ -111,6 +112,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
   { family: 'settings', routes: settingsRoutes },
   { family: 'keys', routes: keyRoutes },
+  { family: 'user_emails', routes: userEmailRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
