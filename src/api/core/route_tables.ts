@@ -51,6 +51,7 @@ import { sidekiqMetricsRoutes } from '../sidekiq_metrics.js';
 import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
 import { userEmailRoutes } from '../user_emails.js';
+import { gpgKeyRoutes } from '../gpg_keys.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
@@ -113,6 +114,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'settings', routes: settingsRoutes },
   { family: 'keys', routes: keyRoutes },
   { family: 'user_emails', routes: userEmailRoutes },
+  { family: 'gpg_keys', routes: gpgKeyRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
