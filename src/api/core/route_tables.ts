@@ -52,6 +52,7 @@ import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
 import { userEmailRoutes } from '../user_emails.js';
 import { gpgKeyRoutes } from '../gpg_keys.js';
+import { userActivityRoutes } from '../user_activities.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
@@ -115,6 +116,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'keys', routes: keyRoutes },
   { family: 'user_emails', routes: userEmailRoutes },
   { family: 'gpg_keys', routes: gpgKeyRoutes },
+  { family: 'user_activities', routes: userActivityRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
