@@ -82,6 +82,7 @@ export const gpgKeyRoutes: Route[] = [
     params: keyId,
     status: 202,
     summary: 'Revoke a GPG key of the signed-in user (it is removed)',
+    response: { schema: 'integer' },
     handler: ({ ctx, deps, user, params: v }) => revoke(ctx, deps, user, v.key_id),
   }),
 
@@ -123,6 +124,7 @@ export const gpgKeyRoutes: Route[] = [
     params: keyId,
     status: 202,
     summary: "Revoke a user's GPG key (admins; it is removed)",
+    response: { schema: 'integer' },
     handler: ({ ctx, deps, target, params: v }) => revoke(ctx, deps, target, v.key_id),
   }),
 

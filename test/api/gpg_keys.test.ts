@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { generateKey } from 'openpgp';
 import { bootServer, type TestServer } from '../helpers/server.js';
+import { openApiSchemas, type SchemaCheck } from '../helpers/openapi_schemas.js';
 import type { UserRow } from '../../src/store/rows.js';
 
 type Account = { user: UserRow; token: string };
@@ -21,12 +22,14 @@ describe('GPG keys API', function () {
   let alice: Account;
   let bob: Account;
   let first: string;
+  let schema: SchemaCheck;
 
   before(async () => {
     s = await bootServer();
     alice = await s.createUser('alice');
     bob = await s.createUser('bob');
     first = (await makeGpgKey('alice@example.com')).publicKey;
+    schema = await openApiSchemas(s);
   });
   after(async () => s.close());
 
@@ -36,6 +39,7 @@ describe('GPG keys API', function () {
       expect(r.status, r.text).to.equal(201);
       expect(r.body).to.have.all.keys('id', 'key', 'created_at');
       expect(r.body.key).to.equal(first.trim());
+      schema(r.body, 'GPGKey');
       expect(r.body.created_at).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       const row = await s.db('gpg_keys').where({ id: r.body.id }).first();
       expect(row.user_id).to.equal(alice.user.id);
@@ -92,6 +96,7 @@ describe('GPG keys API', function () {
       expect(r.headers.get('x-total')).to.equal('2');
       expect(r.headers.get('x-next-page')).to.equal('2');
       expect(r.body[0].key).to.equal(first.trim());
+      schema(r.body, 'GPGKey', true);
       expect((await s.get('/user/gpg_keys', { token: bob.token })).body).to.deep.equal([]);
       const one = await s.get(`/user/gpg_keys/${second.body.id}`, { token: alice.token });
       expect(one.status).to.equal(200);

@@ -3,6 +3,7 @@
 // cloner's day, as 10.8's Users::ActivityService does on a pull.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
+import { openApiSchemas } from '../helpers/openapi_schemas.js';
 import { createProject } from '../helpers/projects.js';
 import { gitOk, repoUrl, tempDir } from '../transport/git_client.js';
 import type { UserRow } from '../../src/store/rows.js';
@@ -52,6 +53,7 @@ describe('User activities API', function () {
     const r = await s.get('/user/activities');
     expect(r.status, r.text).to.equal(200);
     expect(r.headers.get('x-total')).to.equal('2');
+    (await openApiSchemas(s))(r.body, 'UserActivity', true);
     expect(r.body).to.deep.equal([
       { username: 'carol', last_activity_on: day(3), last_activity_at: day(3) },
       { username: 'bob', last_activity_on: day(0), last_activity_at: day(0) },

@@ -3,6 +3,7 @@
 // with users' primary e-mails.
 import { expect } from 'chai';
 import { bootServer, type TestServer } from '../helpers/server.js';
+import { openApiSchemas, type SchemaCheck } from '../helpers/openapi_schemas.js';
 import type { UserRow } from '../../src/store/rows.js';
 
 type Account = { user: UserRow; token: string };
@@ -13,11 +14,13 @@ describe('User e-mails API', function () {
   let s: TestServer;
   let alice: Account;
   let bob: Account;
+  let schema: SchemaCheck;
 
   before(async () => {
     s = await bootServer();
     alice = await s.createUser('alice');
     bob = await s.createUser('bob');
+    schema = await openApiSchemas(s);
   });
   after(async () => s.close());
 
@@ -26,6 +29,7 @@ describe('User e-mails API', function () {
       const r = await s.post('/user/emails', { token: alice.token, json: { email: '  Alice.Work@Example.ORG ' } });
       expect(r.status, r.text).to.equal(201);
       expect(r.body).to.deep.equal({ id: r.body.id, email: 'alice.work@example.org' });
+      schema(r.body, 'Email');
       const row = await s.db('emails').where({ id: r.body.id }).first();
       expect(row).to.include({ user_id: alice.user.id, email: 'alice.work@example.org', confirmed_at: null });
     });
@@ -83,6 +87,7 @@ describe('User e-mails API', function () {
       expect(r.status).to.equal(200);
       expect(r.headers.get('x-total')).to.equal('3');
       expect(r.headers.get('x-next-page')).to.equal('2');
+      schema(r.body, 'Email', true);
       expect(r.body.map((e: { email: string }) => e.email)).to.deep.equal(['alice.work@example.org', 'alice.home@example.org']);
       expect((await s.get('/user/emails', { token: bob.token })).body).to.deep.equal([]);
     });
