@@ -1,7 +1,8 @@
 // Users' GPG keys (GitLab 10.8 lib/api/users.rb): the signed-in user's own keys and an admin's
 // view of anyone's.
 // - `/user/gpg_keys`: list, get, add, delete, revoke; another user's key is "404 GPG Key Not Found";
-// - `/users/:id/gpg_keys`: admins only (list, add, delete, revoke); `:id` is digits (404 User
+// - `/users/:id/gpg_keys`: admins only (list, add, delete, revoke; getting one is a later
+//   GitLab's route, which python-gitlab's user.gpgkeys.get asks); `:id` is digits (404 User
 //   Not Found for an unknown number);
 // - a new key is read with the openpgp library and validated as the GpgKey model does
 //   (services/gpg_keys/validation.ts): a text that is not one armored public key block is 400
@@ -103,6 +104,17 @@ export const gpgKeyRoutes: Route[] = [
     summary: "A user's GPG keys (admins)",
     response: { ...GPG_KEY, list: true },
     handler: ({ ctx, deps, target }) => keysPage(ctx, deps, target),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/users/:id/gpg_keys/:key_id',
+    auth: 'admin',
+    load: 'user',
+    params: keyId,
+    summary: "One GPG key of a user (admins; later GitLab, python-gitlab 3.x's user.gpgkeys.get)",
+    response: GPG_KEY,
+    handler: async ({ deps, target, params: v }) => gpgKey(await ownKey(deps, target, v.key_id)),
   }),
 
   route({

@@ -151,6 +151,7 @@ describe('GPG keys API', function () {
     it('is for admins only: 401 anonymous, 403 others', async () => {
       for (const [method, p] of [
         ['GET', `/users/${alice.user.id}/gpg_keys`],
+        ['GET', `/users/${alice.user.id}/gpg_keys/1`],
         ['POST', `/users/${alice.user.id}/gpg_keys`],
         ['DELETE', `/users/${alice.user.id}/gpg_keys/1`],
         ['POST', `/users/${alice.user.id}/gpg_keys/1/revoke`],
@@ -171,11 +172,18 @@ describe('GPG keys API', function () {
       const added = await s.post(`/users/${bob.user.id}/gpg_keys`, { json: { key: (await makeGpgKey('bob@example.com')).publicKey } });
       expect(added.status, added.text).to.equal(201);
       expect(added.body).to.have.all.keys('id', 'key', 'created_at');
+      const one = await s.get(`/users/${bob.user.id}/gpg_keys/${added.body.id}`);
+      expect(one.status).to.equal(200);
+      expect(one.body).to.deep.equal(added.body);
+      const notHers = await s.get(`/users/${alice.user.id}/gpg_keys/${added.body.id}`);
+      expect(notHers.status).to.equal(404);
+      expect(notHers.body).to.deep.equal({ message: '404 GPG Key Not Found' });
       const dup = await s.post(`/users/${bob.user.id}/gpg_keys`, { json: { key: added.body.key } });
       expect(dup.status).to.equal(400);
       expect(dup.body).to.deep.equal({ message: { key: ['has already been taken'] } });
       for (const [method, p] of [
         ['GET', '/users/999999/gpg_keys'],
+        ['GET', '/users/999999/gpg_keys/1'],
         ['POST', '/users/999999/gpg_keys'],
         ['DELETE', '/users/999999/gpg_keys/1'],
         ['POST', '/users/999999/gpg_keys/1/revoke'],
