@@ -78,6 +78,9 @@ describe('GPG keys API', function () {
         expect(r.body, key.slice(0, 40)).to.deep.equal({ message });
       }
       expect(await s.db('gpg_keys').count({ n: '*' }).first()).to.deep.equal(before);
+      const nul = await s.post('/user/gpg_keys', { token: bob.token, json: { key: `${publicKey}\u0000` } });
+      expect(nul.status).to.equal(400);
+      expect(nul.body).to.deep.equal({ error: 'key is invalid' });
       const none = await s.post('/user/gpg_keys', { token: bob.token, json: {} });
       expect(none.status).to.equal(400);
       expect(none.body).to.deep.equal({ error: 'key is missing' });
@@ -104,9 +107,11 @@ describe('GPG keys API', function () {
       const theirs = await s.get(`/user/gpg_keys/${second.body.id}`, { token: bob.token });
       expect(theirs.status).to.equal(404);
       expect(theirs.body).to.deep.equal({ message: '404 GPG Key Not Found' });
-      const word = await s.get('/user/gpg_keys/first', { token: alice.token });
-      expect(word.status).to.equal(400);
-      expect(word.body).to.deep.equal({ error: 'key_id is invalid' });
+      for (const id of ['first', '99999999999999']) {
+        const word = await s.get(`/user/gpg_keys/${id}`, { token: alice.token });
+        expect(word.status, id).to.equal(400);
+        expect(word.body).to.deep.equal({ error: 'key_id is invalid' });
+      }
     });
 
     it('deletes an own key (204) with its subkeys, then 404; the key may be added again', async () => {

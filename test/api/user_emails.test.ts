@@ -65,6 +65,12 @@ describe('User e-mails API', function () {
     });
 
     it('answers a missing address as Grape does, 401 to the anonymous, 403 to a read_user token', async () => {
+      const nul = await s.post('/user/emails', { token: alice.token, json: { email: 'a\u0000b@example.com' } });
+      expect(nul.status).to.equal(400);
+      expect(nul.body).to.deep.equal({ error: 'email is invalid' });
+      const huge = await s.get('/user/emails/99999999999999', { token: alice.token });
+      expect(huge.status).to.equal(400);
+      expect(huge.body).to.deep.equal({ error: 'email_id is invalid' });
       const none = await s.post('/user/emails', { token: alice.token, json: {} });
       expect(none.status).to.equal(400);
       expect(none.body).to.deep.equal({ error: 'email is missing' });
