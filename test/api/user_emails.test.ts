@@ -184,7 +184,7 @@ describe('User e-mails API', function () {
   });
 
   describe('primary e-mails', () => {
-    it('refuses another user’s secondary address as a new or changed primary e-mail (400, as the User model)', async () => {
+    it('refuses another user’s secondary address as a new or changed primary e-mail (400, as the User model); a changed one is kept as a secondary', async () => {
       const created = await s.post('/users', { json: { email: 'alice.home@example.org', username: 'dave', name: 'Dave', password: 'secret-password' } });
       expect(created.status).to.equal(400);
       expect(created.body).to.deep.equal(TAKEN);
@@ -195,6 +195,15 @@ describe('User e-mails API', function () {
       const own = await s.put(`/users/${alice.user.id}`, { json: { email: 'alice.home@example.org' } });
       expect(own.status, own.text).to.equal(200);
       expect(own.body.email).to.equal('alice.home@example.org');
+      // The old primary e-mail is kept as a secondary one (confirmed, as the account was); the new one is no longer one.
+      const after = (await s.get('/user/emails', { token: alice.token })).body.map((e: { email: string }) => e.email);
+      expect(after).to.include('alice@example.com').and.not.include('alice.home@example.org');
+      const kept = await s.db('emails').where({ email: 'alice@example.com' }).first();
+      expect(kept.user_id).to.equal(alice.user.id);
+      expect(kept.confirmed_at).to.equal(alice.user.confirmed_at);
+      const same = await s.put(`/users/${alice.user.id}`, { json: { email: 'alice.home@example.org' } });
+      expect(same.status).to.equal(200);
+      expect((await s.get('/user/emails', { token: alice.token })).body.map((e: { email: string }) => e.email)).to.deep.equal(after);
     });
   });
 

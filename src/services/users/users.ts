@@ -20,6 +20,7 @@ import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from '../r
 import { announce } from '../notify.js';
 import { findUserById } from '../../finders/users.js';
 import { secondaryEmailTaken } from '../../finders/emails.js';
+import { keepPreviousPrimaryEmail } from '../emails/emails.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -220,6 +221,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
     deps.db.transaction(async (tx) => {
       await check(tx, user.id, attrs, false);
       if (input.identity) await saveIdentity(tx, user.id, input.identity);
+      if (email !== undefined) await keepPreviousPrimaryEmail(tx, user, email);
       const stamp = now();
       await tx('users')
         .where({ id: user.id })
