@@ -54,7 +54,8 @@ function baseRun(deps: Deps, req: GitRequest, channel: ServerChannel, env: Sessi
 }
 
 async function serveFetch(deps: Deps, req: GitRequest, channel: ServerChannel, env: SessionEnv): Promise<void> {
-  if (req.command === 'git-upload-pack') await recordUserActivity(deps.db, req.actor.user);
+  // Both download commands count as activity (10.8's DOWNLOAD_COMMANDS), git archive --remote too.
+  await recordUserActivity(deps.db, req.actor.user);
   // Partial clone: let clients ask for `--filter=blob:none` and the like.
   const args = req.command === 'git-upload-pack' ? ['-c', 'uploadpack.allowFilter=true', 'upload-pack', req.gitdir] : ['upload-archive', req.gitdir];
   await runGitOnChannel({ ...baseRun(deps, req, channel, env), args, killOnDisconnect: true });

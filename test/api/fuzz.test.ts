@@ -202,6 +202,8 @@ describe('fuzz: every operation of openapi.json answers malformed input with a 4
       if (t === '/user/keys') return { title: `fuzz key ${n}`, key: world.freshKeys[0] };
       if (t.endsWith('/keys')) return { title: `fuzz key ${n}`, key: world.freshKeys[1] };
       if (t.endsWith('/deploy_keys')) return { title: `fuzz key ${n}`, key: world.freshKeys[2] };
+      if (t === '/user/gpg_keys') return { key: world.freshGpgKeys[0] };
+      if (t.endsWith('/gpg_keys')) return { key: world.freshGpgKeys[1] };
       if (t.endsWith('/award_emoji')) return { name: 'smile' };
       if (t.endsWith('/comments')) return { path: undefined };
       return {};

@@ -3,8 +3,10 @@
 // a 404: a public project with a history, branches, a tag, a pipeline whose jobs ran (a
 // deployment and its environment), a commit status, issues, a merge request, snippets, notes,
 // discussions, award emoji, labels, a milestone, members, access requests, custom attributes,
-// CI variables, badges, a Pages domain, hooks, keys, an impersonation token, a todo and an export.
+// CI variables, badges, a Pages domain, hooks, keys, GPG keys, secondary e-mails, an
+// impersonation token, a todo and an export.
 import { expect } from 'chai';
+import { generateKey } from 'openpgp';
 import type { TestServer } from './server.js';
 import { ROOT_TOKEN } from './server.js';
 import { commitFiles, createBranch, createProject, created, openMergeRequest, repoDir } from './projects.js';
@@ -29,6 +31,8 @@ export interface FuzzWorld {
   userToken: string;
   /** SSH public keys no one has added yet, for the key routes' bodies. */
   freshKeys: string[];
+  /** Armored GPG public keys no one has added yet, for the GPG key routes' bodies. */
+  freshGpgKeys: string[];
   /** An export archive of the project, for `POST /projects/import`. */
   exportArchive: Buffer;
   victimId: number;
@@ -121,6 +125,15 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
   const userKey = created(await s.post('/user/keys', { json: { title: 'root key', key: rootKey.publicKey } }));
   const otherKey = created(await s.post(`/users/${victim.user.id}/keys`, { json: { title: 'victim key', key: victimKey.publicKey } }));
   const projectDeployKey = created(await s.post(`${base}/deploy_keys`, { json: { title: 'deploy', key: deployKey.publicKey } }));
+  const gpgKeys = await Promise.all(
+    Array.from({ length: 4 }, async (_, i) => (await generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ email: `fuzz-${i}@wharf.example` }] })).publicKey),
+  );
+  const [rootGpgKey, victimGpgKey] = await Promise.all([
+    s.post('/user/gpg_keys', { json: { key: gpgKeys[0] } }),
+    s.post(`/users/${victim.user.id}/gpg_keys`, { json: { key: gpgKeys[1] } }),
+  ]).then((replies) => replies.map(created));
+  const rootEmail = created(await s.post('/user/emails', { json: { email: 'root.fuzz@wharf.example' } }));
+  const victimEmail = created(await s.post(`/users/${victim.user.id}/emails`, { json: { email: 'victim.fuzz@wharf.example' } }));
   const todo = created(await s.post(`${base}/issues/${issue.iid}/todo`));
   await ok(await s.post(`${base}/export`), 202);
   await s.drainJobs();
@@ -178,6 +191,10 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
     'user/keys:key_id': String(userKey.id),
     'users/keys:key_id': String(otherKey.id),
     'deploy_keys:key_id': String(projectDeployKey.id),
+    'user/gpg_keys:key_id': String(rootGpgKey.id),
+    'users/gpg_keys:key_id': String(victimGpgKey.id),
+    'user/emails:email_id': String(rootEmail.id),
+    'users/emails:email_id': String(victimEmail.id),
     hook_id: String(hook.id),
     pipeline_id: String(pipeline.id),
     job_id: String(jobs.find((j) => j.name === 'manual')!.id),
@@ -193,7 +210,15 @@ export async function makeFuzzWorld(s: TestServer): Promise<FuzzWorld> {
     ref_name: 'master',
     format: 'zip',
   };
-  return { valid, userToken: plain.token, freshKeys: freshKeys.map((k) => k.publicKey), exportArchive, victimId: victim.user.id, groupId: group.id };
+  return {
+    valid,
+    userToken: plain.token,
+    freshKeys: freshKeys.map((k) => k.publicKey),
+    freshGpgKeys: gpgKeys.slice(2),
+    exportArchive,
+    victimId: victim.user.id,
+    groupId: group.id,
+  };
 }
 
 /** The valid value of path parameter `name` in `template` (`/projects/{id}/issues/{issue_iid}`), '1' when none is known. */

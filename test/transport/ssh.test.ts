@@ -154,6 +154,17 @@ describe('git over SSH', function () {
       expect(fs.readFileSync(tarFile).toString('latin1')).to.contain('# app');
     });
 
+    it('keeps the day of a user who only runs git archive --remote (a download, as 10.8 counts it)', async () => {
+      const viewer = await account('arch', 'ed25519');
+      await insertMember(s.db, { sourceType: 'project', sourceId: app.id, userId: viewer.user.id, accessLevel: DEVELOPER });
+      const before = await s.db('users').where({ id: viewer.user.id }).first('last_activity_on');
+      expect(before.last_activity_on).to.equal(null);
+      const archive = await c.git(['archive', `--remote=${app.ssh}`, '-o', path.join(tempDir(), 'b.tar'), 'master'], viewer.key.file);
+      expect(archive.code, archive.stderr).to.equal(0);
+      const after = await s.db('users').where({ id: viewer.user.id }).first('last_activity_on');
+      expect(after.last_activity_on).to.equal(new Date().toISOString().slice(0, 10));
+    });
+
     it('lets a developer push a new branch; refuses a protected branch and a force push with GitLab’s messages', async () => {
       const dir = path.join(tempDir(), 'dev');
       await c.git(['clone', '-q', app.ssh, dir], dev.key.file);

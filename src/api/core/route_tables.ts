@@ -52,6 +52,9 @@ import { mergeRequestVersionRoutes } from '../merge_request_versions.js';
 import { sidekiqMetricsRoutes } from '../sidekiq_metrics.js';
 import { settingsRoutes } from '../settings.js';
 import { keyRoutes } from '../keys.js';
+import { userEmailRoutes } from '../user_emails.js';
+import { gpgKeyRoutes } from '../gpg_keys.js';
+import { userActivityRoutes } from '../user_activities.js';
 import { deployKeyRoutes } from '../deploy_keys.js';
 import { hookRoutes } from '../hooks.js';
 import { broadcastMessageRoutes } from '../broadcast_messages.js';
@@ -116,6 +119,9 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'docs', routes: docsRoutes(() => ROUTE_TABLES) },
   { family: 'settings', routes: settingsRoutes },
   { family: 'keys', routes: keyRoutes },
+  { family: 'user_emails', routes: userEmailRoutes },
+  { family: 'gpg_keys', routes: gpgKeyRoutes },
+  { family: 'user_activities', routes: userActivityRoutes },
   { family: 'deploy_keys', routes: deployKeyRoutes },
   { family: 'hooks', routes: hookRoutes },
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },

@@ -1,5 +1,6 @@
 // A user's `last_activity_on` (GitLab 10.8's Users::ActivityService): moved by a push event
-// (activity/feed.ts), a git pull over HTTP or SSH (transport/), at most one write a day.
+// (activity/feed.ts), a git pull over HTTP or SSH and a git archive --remote over SSH
+// (transport/), at most one write a day. Wharf has no sign-in (tokens only), 10.8's other caller.
 import type { Conn } from '../../store/db.js';
 import type { UserRow } from '../../store/rows.js';
 import { now } from '../../store/time.js';

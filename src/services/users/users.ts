@@ -19,6 +19,8 @@ import { checkIdentity, saveIdentity, type IdentityInput } from './identities.js
 import { moveRepositoriesOf, REPOSITORY_EXISTS, type RepositoryMove } from '../repository/moves.js';
 import { announce } from '../notify.js';
 import { findUserById } from '../../finders/users.js';
+import { secondaryEmailTaken } from '../../finders/emails.js';
+import { keepPreviousPrimaryEmail } from '../emails/emails.js';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
 
@@ -117,6 +119,10 @@ async function check(db: Conn, userId: number | null, attrs: UserAttributes, cre
   const clash = await conflictWithOtherUser(db, userId, attrs.email, attrs.username);
   if (clash) throw clash;
   const errors = userErrors(attrs, creating);
+  // The User model's unique_email: another user's secondary e-mail is taken too.
+  if (attrs.email !== undefined && !errors.email && (await secondaryEmailTaken(db, normaliseEmail(attrs.email), userId))) {
+    errors.email = ['has already been taken'];
+  }
   if (attrs.username !== undefined && !errors.username && (await pathTakenByOther(db, attrs.username, userId))) {
     errors.username = ['has already been taken'];
   }
@@ -215,6 +221,7 @@ export async function updateUser(deps: Deps, user: UserRow, input: UpdateUserInp
     deps.db.transaction(async (tx) => {
       await check(tx, user.id, attrs, false);
       if (input.identity) await saveIdentity(tx, user.id, input.identity);
+      if (email !== undefined) await keepPreviousPrimaryEmail(tx, user, email);
       const stamp = now();
       await tx('users')
         .where({ id: user.id })

@@ -24,6 +24,11 @@ export interface UserAttributes {
   location?: string | null;
 }
 
+/** Whether an address passes Devise's e-mail format (users' and secondary e-mails alike). */
+export function emailFormatValid(email: string): boolean {
+  return EMAIL_FORMAT.test(email);
+}
+
 /** Devise stores e-mails stripped and lower-cased. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -197,6 +197,24 @@ export const WHARF_ENTITIES: Readonly<Record<string, JsonSchema>> = {
       total_failures: { type: 'integer' },
     },
   },
+  // entities/email.ts: a user's secondary e-mail
+  Email: {
+    type: 'object',
+    required: ['id', 'email'],
+    properties: { id: { type: 'integer' }, email: { type: 'string' } },
+  },
+  // entities/gpg_key.ts: a user's GPG key, the armored public key as stored
+  GPGKey: {
+    type: 'object',
+    required: ['id', 'key', 'created_at'],
+    properties: { id: { type: 'integer' }, key: { type: 'string' }, created_at: { type: 'string', format: 'date-time' } },
+  },
+  // entities/user_activity.ts: the day of a user's last activity (twice, under its old name too)
+  UserActivity: {
+    type: 'object',
+    required: ['username', 'last_activity_on', 'last_activity_at'],
+    properties: { username: { type: 'string' }, last_activity_on: { type: 'string', format: 'date' }, last_activity_at: { type: 'string', format: 'date' } },
+  },
 };
 
 /** Bodies that are a bare JSON value (`true` from block/unblock, ...). */
