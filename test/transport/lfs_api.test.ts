@@ -461,6 +461,24 @@ describe('the Git LFS HTTP API', function () {
       expect(kept.status).to.equal(200);
       expect(await kept.text()).to.equal('kept by a fork\n');
     });
+
+    it('removes files no row names once a day old, never a recent one', async () => {
+      const orphan = (text: string, ageMs: number) => {
+        const o = sha(text);
+        fs.mkdirSync(path.dirname(stored(o)), { recursive: true });
+        fs.writeFileSync(stored(o), text);
+        const when = new Date(Date.now() - ageMs);
+        fs.utimesSync(stored(o), when, when);
+        return o;
+      };
+      const stale = orphan('left by a crash long ago\n', 2 * 24 * 3600_000);
+      const fresh = orphan('being recorded right now\n', 60_000);
+      await enqueueJob(s.db, REMOVE_UNREFERENCED_LFS_OBJECTS, {});
+      await s.drainJobs();
+      expect(fs.existsSync(stored(stale))).to.equal(false);
+      expect(fs.existsSync(stored(fresh))).to.equal(true);
+      expect(fs.existsSync(stored(oid)), 'a recorded object').to.equal(true);
+    });
   });
 });
 

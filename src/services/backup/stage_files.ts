@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.js';
-import { filesUnder, type Staging } from './staging.js';
+import { filesUnder } from '../../git/files_under.js';
+import type { Staging } from './staging.js';
 import { dataFolder, PART_FOLDER, secretFiles, type DataPart, type Part } from './parts.js';
 
 /** Stages one data part; answers how many files it took. */

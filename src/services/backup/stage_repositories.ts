@@ -14,7 +14,8 @@ import type { Deps } from '../../deps.js';
 import type { Db } from '../../store/db.js';
 import { findProjectByIdOrPath, fullPathOf, gitdirOf } from '../../finders/projects.js';
 import { withProjectLock } from '../repository/guard.js';
-import { filesUnder, type Staging } from './staging.js';
+import { filesUnder } from '../../git/files_under.js';
+import type { Staging } from './staging.js';
 import { PART_FOLDER } from './parts.js';
 
 const run = promisify(execFile);

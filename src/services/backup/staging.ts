@@ -80,24 +80,3 @@ export class Staging {
     return out;
   }
 }
-
-/** Every file under `dir`, as paths relative to it (none when it does not exist). */
-export async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (rel: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = await fs.promises.readdir(path.join(dir, rel), { withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
-    for (const e of entries) {
-      const child = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(child);
-      else if (e.isFile()) out.push(child);
-    }
-  };
-  await walk('');
-  return out;
-}

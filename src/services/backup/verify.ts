@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrationsDir } from '../../store/db.js';
-import { filesUnder, sha256Of } from './staging.js';
+import { filesUnder } from '../../git/files_under.js';
+import { sha256Of } from './staging.js';
 import { BACKUP_FORMAT, partDigest, type Manifest } from './manifest.js';
 import { MANIFEST_FILE, PARTS, partOf } from './parts.js';
 
