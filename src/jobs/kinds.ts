@@ -15,3 +15,4 @@ import './ci_pipeline_creation.js';
 import './pipeline_success.js';
 import './lfs_unreferenced.js';
 import './backup.js';
+import './uploads_unreferenced.js';

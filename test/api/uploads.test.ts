@@ -11,6 +11,8 @@ import { bootServer, ROOT_TOKEN, type TestServer } from '../helpers/server.js';
 import { importAndWait } from '../helpers/archives.js';
 import { insertMember } from '../../src/services/members/members.js';
 import { GUEST } from '../../src/policy/levels.js';
+import { enqueueJob } from '../../src/store/job_queue.js';
+import { REMOVE_UNREFERENCED_UPLOADS } from '../../src/jobs/uploads_unreferenced.js';
 
 describe('project uploads', function () {
   this.timeout(60_000);
@@ -109,5 +111,23 @@ describe('project uploads', function () {
     const got = await served(copy, r.body.url, owner.token);
     expect(got.status).to.equal(200);
     expect(await got.text()).to.equal('kept across export\n');
+  });
+
+  it("removes a deleted project's files by the daily job once a day old, keeping what another row names", async () => {
+    const gone = (await s.post('/projects', { token: owner.token, json: { name: 'gone', visibility: 'private' } })).body;
+    const lonely = await upload(gone.id, owner.token, 'lonely.txt', 'only in the deleted project\n');
+    const shared = await upload(gone.id, owner.token, 'same.txt', 'same bytes\n'); // also in `secret`
+    expect(lonely.status).to.equal(201);
+    expect(shared.status).to.equal(201);
+    const rows = await s.db('uploads').where({ project_id: gone.id });
+    const file = (sha: string) => path.join(s.deps.repos.root, '@wharf', 'uploads', 'objects', sha.slice(0, 2), sha.slice(2, 4), sha);
+    expect((await s.delete(`/projects/${gone.id}`, { token: owner.token })).status).to.equal(202);
+    await s.drainJobs();
+    await enqueueJob(s.db, REMOVE_UNREFERENCED_UPLOADS, { at: new Date(Date.now() + 2 * 24 * 3600_000).toISOString() });
+    await s.drainJobs();
+    const lonelySha = rows.find((r: any) => r.filename === 'lonely.txt').sha256;
+    const sharedSha = rows.find((r: any) => r.filename === 'same.txt').sha256;
+    expect(fs.existsSync(file(lonelySha))).to.equal(false);
+    expect(fs.existsSync(file(sharedSha))).to.equal(true);
   });
 });

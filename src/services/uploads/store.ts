@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { syncDir } from '../../git/repo_journal.js';
 
-function uploadsDir(reposRoot: string): string {
+export function uploadsDir(reposRoot: string): string {
   return path.join(reposRoot, '@wharf', 'uploads', 'objects');
 }
 
