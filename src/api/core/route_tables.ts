@@ -56,6 +56,7 @@ import { broadcastMessageRoutes } from '../broadcast_messages.js';
 import { featureRoutes } from '../features.js';
 import { circuitBreakerRoutes } from '../circuit_breakers.js';
 import { boardRoutes } from '../boards.js';
+import { snapshotRoutes } from '../snapshots.js';
 import { groupBoardRoutes } from '../group_boards.js';
 
 export interface RouteTable {
@@ -116,6 +117,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
   { family: 'features', routes: featureRoutes },
   { family: 'circuit_breakers', routes: circuitBreakerRoutes },
+  { family: 'snapshots', routes: snapshotRoutes },
   { family: 'boards', routes: boardRoutes },
   { family: 'group_boards', routes: groupBoardRoutes },
 ];
