@@ -57,6 +57,7 @@ import { featureRoutes } from '../features.js';
 import { circuitBreakerRoutes } from '../circuit_breakers.js';
 import { boardRoutes } from '../boards.js';
 import { snapshotRoutes } from '../snapshots.js';
+import { languageRoutes } from '../languages.js';
 import { groupBoardRoutes } from '../group_boards.js';
 
 export interface RouteTable {
@@ -118,6 +119,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'features', routes: featureRoutes },
   { family: 'circuit_breakers', routes: circuitBreakerRoutes },
   { family: 'snapshots', routes: snapshotRoutes },
+  { family: 'languages', routes: languageRoutes },
   { family: 'boards', routes: boardRoutes },
   { family: 'group_boards', routes: groupBoardRoutes },
 ];
