@@ -10,7 +10,7 @@ import { useServerWithRoles, projectWithRoles, type Account } from '../helpers/r
 import { commitFiles, createBranch, created, repoDir } from '../helpers/projects.js';
 import { expectSchema } from '../helpers/schema.js';
 import { expectFsckClean, expectUntouched, git, head, refState } from '../helpers/bare_git.js';
-import { CANNOT_CHERRY_PICK } from '../../src/services/repository/cherry_pick.js';
+import { CANNOT_CHERRY_PICK, cannotCherryPick } from '../../src/services/repository/cherry_pick.js';
 
 describe('Commits API: cherry-pick', () => {
   const { s, owner, master, dev, reporter, guest, stranger } = useServerWithRoles();
@@ -80,7 +80,7 @@ describe('Commits API: cherry-pick', () => {
     expect(git(p.dir, ['ls-tree', '--name-only', 'master']).split('\n').filter(Boolean)).to.deep.equal(['a.txt', 'b.txt']);
   });
 
-  it('picks a merge commit against its first parent', async () => {
+  it("picks a merge commit against its first parent, naming the merged merge request's commits", async () => {
     const p = await seeded();
     await createBranch(s, p.id, 'side', 'master', owner.token);
     const mr = created(await s.post(`/projects/${p.id}/merge_requests`, { token: owner.token, json: { source_branch: 'feature', target_branch: 'side', title: 'F' } }));
@@ -92,6 +92,15 @@ describe('Commits API: cherry-pick', () => {
     expect(r.status, r.text).to.equal(201);
     expect(git(p.dir, ['rev-parse', 'master^{tree}']).trim()).to.equal(expectedTree);
     expect(r.body.parent_ids).to.have.length(1);
+    // The merged merge request's commits, oldest first, below the cherry-picked line.
+    const raw = git(p.dir, ['cat-file', 'commit', mergeCommit]);
+    const original = raw.slice(raw.indexOf('\n\n') + 2);
+    const list = `${p.addC.slice(0, 8)} Add c\n${p.changeA.slice(0, 8)} Change a`;
+    expect(r.body.message).to.equal(`${original}\n\n(cherry picked from commit ${mergeCommit})\n\n${list}`);
+    // Picked again: already there, and 10.8 calls it a merge request.
+    const again = await s.post(p.url(mergeCommit), { token: owner.token, json: { branch: 'master' } });
+    expect([again.status, again.body]).to.deep.equal([400, { message: cannotCherryPick('merge request') }]);
+    expect(cannotCherryPick('merge request')).to.match(/^Sorry, we cannot cherry-pick this merge request automatically\.\n {19}This merge request may/);
   });
 
   it('is recorded as a push: a "pushed to" event of the user', async () => {
