@@ -55,7 +55,7 @@ describe('Groups API: transfer a project into a group', () => {
       fs.rmSync(work, { recursive: true, force: true });
     }
     expect((await s.get(`/projects/${encodeURIComponent(p.path_with_namespace)}`, { token: owner.token })).status).to.equal(404);
-    // The members keep their own access; the owner (a member through the old namespace) too.
+    // The project's own members keep their access (the owner is one, as master, since creation).
     expect((await s.get(`/projects/${p.id}/repository/branches`, { token: dev.token })).status).to.equal(200);
   });
 
