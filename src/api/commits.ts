@@ -3,11 +3,13 @@
 // commit_actions.ts). A single commit carries its last pipeline (PipelineBasic) and that
 // pipeline's status, as CommitDetail. The reads declare REPOSITORY_READ: the project (404) and
 // download_code (403) come first; the POST asks push_code first, then its parameters, then
-// the commit service, whose failures are 400 {"message": ...} in GitLab's words.
+// the commit service, whose failures are 400 {"message": ...} in GitLab's words. Cherry-picking
+// a commit onto a branch (POST .../commits/:sha/cherry_pick) is services/repository/cherry_pick.ts.
 import { route, type Route } from './core/route.js';
 import { notFound } from '../http/errors.js';
 import { p, Param } from '../http/params.js';
 import { commitFiles } from '../services/repository/file_writes.js';
+import { cherryPick } from '../services/repository/cherry_pick.js';
 import { parseActions } from './commit_actions.js';
 import { pageOf, setPageHeaders } from '../http/pagination.js';
 import { REPOSITORY_READ, defaultRef, repositoryOf } from './repo_context.js';
@@ -115,5 +117,17 @@ export const commitRoutes: Route[] = [
         projectId: loaded.project.id,
       });
     },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/repository/commits/:sha/cherry_pick',
+    auth: 'by_ability',
+    load: 'project',
+    ability: 'push_code',
+    params: { branch: p.string().required() },
+    summary: 'Cherry-pick a commit onto a branch as a new commit',
+    response: { schema: 'Commit' },
+    handler: async ({ deps, loaded, path, params }) => commitBasic(await cherryPick(deps, loaded, path.sha, params.branch)),
   }),
 ];

@@ -4,9 +4,12 @@
 // Namespace Not Found"; a user without fork_project gets GitLab's model error, 409
 // {"message":{"forked_from_project_id":["is forbidden"]}}, as does a taken name or path — so
 // fork_project is asked in the handler, after the namespace, not declared as a 403.
+// An admin marks a project as a fork of another (POST /projects/:id/fork/:forked_from_id: 409
+// "Project already forked" when it is one); an owner unmarks it (DELETE /projects/:id/fork:
+// 204, or 304 when it was no fork), services/projects/fork_links.ts.
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { route, type Route } from './core/route.js';
+import { HANDLED, route, type Route } from './core/route.js';
 import { ApiError, notFound } from '../http/errors.js';
 import { p } from '../http/params.js';
 import { listSchema } from './project_params.js';
@@ -17,6 +20,9 @@ import { projectAccess } from '../policy/projects.js';
 import { can, projectSubject } from '../policy/can.js';
 import { presentProject } from './present_projects.js';
 import { forkProject } from '../services/projects/forks.js';
+import { linkFork, unlinkFork } from '../services/projects/fork_links.js';
+import { findProjectByIdOrPath } from '../finders/projects.js';
+import { checkUnmodifiedSince } from '../http/conditional.js';
 
 /** The fork's namespace: the one named (if the user may create projects in it), else the user's own. */
 async function targetNamespace(deps: Deps, user: UserRow, named: string | undefined): Promise<NamespaceRow> {
@@ -46,6 +52,37 @@ export const forkRoutes: Route[] = [
       const fork = await forkProject(deps, user, project, namespace);
       const access = await projectAccess(deps.db, user, fork);
       return presentProject(deps, user, fork, { view: 'project', canAdmin: can(user, projectSubject(fork, access), 'admin_project') });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/fork/:forked_from_id',
+    auth: 'admin',
+    load: 'project',
+    summary: 'Mark a project as forked from another (admins)',
+    response: { schema: 'Project' },
+    handler: async ({ deps, user, project, path }) => {
+      const parent = await findProjectByIdOrPath(deps.db, path.forked_from_id);
+      if (!parent) throw notFound('Project');
+      if (!(await linkFork(deps, project, parent))) throw new ApiError(409, { message: 'Project already forked' });
+      const linked = (await findProjectByIdOrPath(deps.db, String(project.id)))!;
+      return presentProject(deps, user, linked, { view: 'project' });
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/fork',
+    auth: 'user',
+    load: 'project',
+    ability: 'remove_fork_project',
+    summary: 'Remove the forked-from relation (304 when the project is no fork)',
+    handler: async ({ ctx, deps, user, project }) => {
+      checkUnmodifiedSince(ctx, project.updated_at);
+      if (await unlinkFork(deps, project, user)) return undefined;
+      ctx.status = 304;
+      return HANDLED;
     },
   }),
 

@@ -3,11 +3,13 @@
 // sign-in for writes, then the group (404 Group Not Found when invisible), then the permission
 // (403: admin_group), then the parameters — so nothing is said about a hidden group's request.
 // Creating checks its parameters first, then the parent (404, then create_subgroup) or, without
-// one, the global create_group.
+// one, the global create_group. Transferring a project into a group (POST
+// /groups/:id/projects/:project_id) is for admins (401, 403), then the group and the project
+// (404 each), then services/projects/transfer.ts; it answers the group's GroupDetail, 201.
 import { route, type Route } from './core/route.js';
 import type { Deps } from '../deps.js';
 import type { NamespaceRow, UserRow } from '../store/rows.js';
-import { forbidden } from '../http/errors.js';
+import { forbidden, notFound } from '../http/errors.js';
 import { given, p, type Parsed } from '../http/params.js';
 import { paginate } from '../http/pagination.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
@@ -19,6 +21,8 @@ import { groupDetailProjects, groupsQuery, groupStatistics } from '../finders/gr
 import { groupDetailEntity, groupEntities } from '../entities/group.js';
 import { presentProjects } from './present_projects.js';
 import { createGroup, deleteGroup, updateGroup } from '../services/groups/groups.js';
+import { transferProject } from '../services/projects/transfer.js';
+import { findProjectByIdOrPath } from '../finders/projects.js';
 import { groupSubjectOf } from './core/loaders.js';
 import { customAttributeRoutes } from './custom_attributes.js';
 import { withCustomAttributes } from './group_custom_attributes.js';
@@ -176,6 +180,21 @@ export const groupRoutes: Route[] = [
     summary: "List a group's subgroups",
     response: { ...GROUP, list: true },
     handler: ({ ctx, deps, user, group, params }) => listGroups(ctx, deps, user, params, group),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/groups/:id/projects/:project_id',
+    auth: 'admin',
+    load: 'group',
+    summary: 'Transfer a project into the group (admins)',
+    response: DETAIL,
+    handler: async ({ deps, user, group, path }) => {
+      const project = await findProjectByIdOrPath(deps.db, path.project_id);
+      if (!project) throw notFound('Project');
+      await transferProject(deps, project, group);
+      return groupDetail(deps, user, group);
+    },
   }),
 
   ...customAttributeRoutes('groups'),

@@ -1,5 +1,6 @@
 // GitLab's Commit entity (lib/api/entities.rb `Commit`, 10.8) and CommitDetail.
 import type { CommitInfo } from '../git/reader.js';
+import { commitTitle } from '../store/commit_title.js';
 
 /** GitLab's short id: `id[0..7]` in Ruby, i.e. the first 8 characters. */
 function shortId(oid: string): string {
@@ -17,26 +18,6 @@ export function gitTime(seconds: number, timezoneOffset = 0): string {
   const sign = east < 0 ? '-' : '+';
   const abs = Math.abs(east);
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
-
-/**
- * Rails' `String#truncate(81, separator: ' ', omission: '…')`, counted in characters (code
- * points, as Ruby does), so titles match GitLab for non-ASCII messages too.
- */
-function truncateTitle(title: string): string {
-  const chars = Array.from(title);
-  if (chars.length <= 81) return title;
-  const room = 80; // 81 minus the one-character omission
-  const space = chars.lastIndexOf(' ', room);
-  const stop = space >= 0 ? space : room;
-  return chars.slice(0, stop).join('') + '…';
-}
-
-/** The commit title: its first line, cut after 80 characters when 100 or longer (Commit#title). */
-export function commitTitle(message: string): string {
-  if (message.trim() === '') return '--no commit message';
-  const full = message.split(/[\r\n]/, 1)[0];
-  return Array.from(full).length < 100 ? full : truncateTitle(full);
 }
 
 export interface CommitBasic {

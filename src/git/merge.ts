@@ -56,7 +56,7 @@ const merges = new Lru<string, MergeResult>(10_000);
  * leaves nothing behind in the repository (git's own quarantine mechanism, as receive-pack
  * uses it: the repository's objects, and its alternates, stay readable).
  */
-async function mergeTree(gitdir: string, ours: string, theirs: string, quarantine: boolean): Promise<MergeResult> {
+export async function mergeTree(gitdir: string, ours: string, theirs: string, quarantine: boolean): Promise<MergeResult> {
   let tmp: string | null = null;
   const env: Record<string, string> = {};
   if (quarantine) {

@@ -139,6 +139,7 @@ export type ProjectLevelAbility =
   | 'admin_project_member'
   | 'admin_project'
   | 'remove_project'
+  | 'remove_fork_project'
   | 'rename_project'
   | 'archive_project'
   | 'change_visibility_level'
@@ -166,6 +167,7 @@ const MIN_LEVEL: Record<ProjectLevelAbility, number> = {
   admin_project_member: MASTER,
   admin_project: MASTER,
   remove_project: OWNER,
+  remove_fork_project: OWNER,
   rename_project: OWNER,
   archive_project: OWNER,
   change_visibility_level: OWNER,

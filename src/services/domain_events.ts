@@ -74,6 +74,8 @@ export type DomainEvent =
     }
   | { name: 'projectCreated'; projectId: number; actor: UserRow; at: string }
   | { name: 'projectRenamed'; projectId: number; oldPathWithNamespace: string }
+  /** Moved into another namespace (services/projects/transfer.ts). */
+  | { name: 'projectTransferred'; projectId: number; oldPathWithNamespace: string }
   /** Announced before the project row goes (system hooks read it). */
   | { name: 'projectDestroyed'; project: ProjectWithNamespace; fullPath: string; actor: UserRow | null }
   | { name: 'userCreated'; user: UserRow }

@@ -8,7 +8,7 @@ import { expectSchema } from '../helpers/schema.js';
 import { cloneOf, type Work } from '../helpers/git_history.js';
 import { insertMember } from '../../src/services/members/members.js';
 import { GUEST, REPORTER } from '../../src/policy/levels.js';
-import { commitTitle } from '../../src/entities/commit.js';
+import { commitTitle } from '../../src/store/commit_title.js';
 
 const LONG_TITLE = `${'word '.repeat(23)}tail of a long commit title that goes well past one hundred characters`;
 

@@ -61,6 +61,8 @@ import { broadcastMessageRoutes } from '../broadcast_messages.js';
 import { featureRoutes } from '../features.js';
 import { circuitBreakerRoutes } from '../circuit_breakers.js';
 import { boardRoutes } from '../boards.js';
+import { snapshotRoutes } from '../snapshots.js';
+import { languageRoutes } from '../languages.js';
 import { groupBoardRoutes } from '../group_boards.js';
 import { searchRoutes } from '../search.js';
 
@@ -127,6 +129,8 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'broadcast_messages', routes: broadcastMessageRoutes },
   { family: 'features', routes: featureRoutes },
   { family: 'circuit_breakers', routes: circuitBreakerRoutes },
+  { family: 'snapshots', routes: snapshotRoutes },
+  { family: 'languages', routes: languageRoutes },
   { family: 'boards', routes: boardRoutes },
   { family: 'group_boards', routes: groupBoardRoutes },
   { family: 'search', routes: searchRoutes },

@@ -12,6 +12,8 @@ export async function systemHooks(tx: Conn, e: DomainEvent): Promise<void> {
       return systemProjectEvent(tx, e.projectId, 'create');
     case 'projectRenamed':
       return systemProjectEvent(tx, e.projectId, 'rename', e.oldPathWithNamespace);
+    case 'projectTransferred':
+      return systemProjectEvent(tx, e.projectId, 'transfer', e.oldPathWithNamespace);
     case 'projectDestroyed':
       return systemProjectEvent(tx, e.project.id, 'destroy');
     case 'userCreated':
