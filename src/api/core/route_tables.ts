@@ -48,6 +48,7 @@ import { housekeepingRoutes } from '../housekeeping.js';
 import { projectExportRoutes } from '../project_export.js';
 import { projectImportRoutes } from '../project_import.js';
 import { uploadRoutes } from '../uploads.js';
+import { notificationSettingRoutes } from '../notification_settings.js';
 import { mergeRequestVersionRoutes } from '../merge_request_versions.js';
 import { sidekiqMetricsRoutes } from '../sidekiq_metrics.js';
 import { settingsRoutes } from '../settings.js';
@@ -115,6 +116,7 @@ export const ROUTE_TABLES: readonly RouteTable[] = [
   { family: 'project_export', routes: projectExportRoutes },
   { family: 'project_import', routes: projectImportRoutes },
   { family: 'uploads', routes: uploadRoutes },
+  { family: 'notification_settings', routes: notificationSettingRoutes },
   { family: 'merge_request_diffs', routes: mergeRequestVersionRoutes },
   { family: 'sidekiq_metrics', routes: sidekiqMetricsRoutes },
   // openapi.json and the docs page describe every table, this one included (read when asked).
