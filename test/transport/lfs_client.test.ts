@@ -57,6 +57,7 @@ describe('Git LFS with the git-lfs client', function () {
   let dev: Account;
   let project: any;
   let bigOid: string;
+  let otherSha: string;
 
   async function account(name: string): Promise<Account> {
     const { user, token } = await s.createUser(name);
@@ -90,6 +91,7 @@ describe('Git LFS with the git-lfs client', function () {
     await ok(['lfs', 'track', '*.bin'], work);
     fs.writeFileSync(path.join(work, 'small.bin'), 'a small binary\n');
     fs.writeFileSync(path.join(work, 'other.bin'), crypto.randomBytes(70_000));
+    otherSha = sha256(path.join(work, 'other.bin'));
     bigOid = await bigFile(path.join(work, 'big.bin'), 200 * 1024 * 1024);
     fs.writeFileSync(path.join(work, 'README.md'), '# designs\n');
     await ok(['add', '-A'], work);
@@ -134,7 +136,8 @@ describe('Git LFS with the git-lfs client', function () {
     expect(fork.status, fork.text).to.equal(201);
     const clone = path.join(tempDir(), 'c');
     await ok(['clone', '-q', repoUrl(s, fork.body.path_with_namespace, dev.token, 'dave'), clone]);
-    expect(sha256(path.join(clone, 'other.bin'))).to.equal(sha256(path.join(clone, 'other.bin')));
+    expect(sha256(path.join(clone, 'other.bin'))).to.equal(otherSha);
+    expect(sha256(path.join(clone, 'big.bin'))).to.equal(bigOid);
     expect(fs.readFileSync(path.join(clone, 'small.bin'), 'utf8')).to.equal('a small binary\n');
     const stats = await s.get(`/projects/${fork.body.id}`, { token: dev.token, query: { statistics: true } });
     expect(stats.body.statistics.lfs_objects_size).to.be.above(200 * 1024 * 1024);
