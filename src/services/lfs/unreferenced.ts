@@ -8,9 +8,8 @@
 // names (a crash between storing and recording) go once they are a day old: an upload being
 // recorded placed its file moments ago.
 import type { Deps } from '../../deps.js';
-import fs from 'node:fs';
 import { isLfsOid } from '../../git/lfs_store.js';
-import { filesUnder } from '../../git/files_under.js';
+import { sweepUnrecordedFiles } from '../../git/unrecorded_files.js';
 import { lfsStore } from './objects.js';
 
 const GRACE_MS = 3600_000;
@@ -45,23 +44,10 @@ export async function removeUnreferencedLfsObjects(deps: Deps, at = new Date()):
 
 /** Removes store files older than a day that no `lfs_objects` row names. */
 async function removeUnrecordedFiles(deps: Deps, at: Date): Promise<number> {
-  const store = lfsStore(deps);
-  const old: string[] = [];
-  for (const rel of await filesUnder(store.objectsDir)) {
-    const oid = rel.slice(rel.lastIndexOf('/') + 1);
-    if (!isLfsOid(oid) || rel !== `${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`) continue;
-    const stat = await fs.promises.stat(store.pathOf(oid)).catch(() => null);
-    if (stat && at.getTime() - stat.mtimeMs > TEMP_FILES_KEPT_MS) old.push(oid);
-  }
-  let removed = 0;
-  for (let i = 0; i < old.length; i += 500) {
-    const batch = old.slice(i, i + 500);
-    const recorded = new Set((await deps.db('lfs_objects').whereIn('oid', batch).select('oid')).map((r: { oid: string }) => r.oid));
-    for (const oid of batch) {
-      if (recorded.has(oid)) continue;
-      await store.remove(oid);
-      removed++;
-    }
-  }
-  return removed;
+  return sweepUnrecordedFiles(lfsStore(deps).objectsDir, {
+    isName: isLfsOid,
+    recorded: async (oids) => new Set((await deps.db('lfs_objects').whereIn('oid', oids).select('oid')).map((r: { oid: string }) => r.oid)),
+    olderThanMs: TEMP_FILES_KEPT_MS,
+    at,
+  });
 }
