@@ -34,6 +34,12 @@ async function sourceSetting(deps: Deps, user: UserRow, source: NotificationSour
   return notificationSettingEntity(await notificationSettingOf(deps.db, user.id, source));
 }
 
+/** PUT on a project's or group's setting: the change, then the setting as it now is. */
+async function changeSourceSetting(deps: Deps, user: UserRow, source: NotificationSource, params: Record<string, unknown>) {
+  await changeNotificationSetting(deps.db, user, source, { level: levelOf(params.level as string | null | undefined), events: eventsOf(params) });
+  return sourceSetting(deps, user, source);
+}
+
 async function globalSetting(deps: Deps, user: UserRow) {
   const fresh = ((await findUserById(deps.db, user.id)) ?? user) as UserRow & { notification_email?: string | null };
   return globalNotificationSettingEntity(await notificationSettingOf(deps.db, user.id, { type: 'Global', id: 0 }), fresh);
@@ -76,11 +82,7 @@ export const notificationSettingRoutes: Route[] = [
     load: 'project',
     params: SOURCE_PARAMS,
     summary: 'Update project level notification level settings',
-    handler: async ({ deps, user, project, params }) => {
-      const source: NotificationSource = { type: 'Project', id: project.id };
-      await changeNotificationSetting(deps.db, user, source, { level: levelOf(params.level), events: eventsOf(params) });
-      return sourceSetting(deps, user, source);
-    },
+    handler: ({ deps, user, project, params }) => changeSourceSetting(deps, user, { type: 'Project', id: project.id }, params),
   }),
   route({
     method: 'GET',
@@ -97,10 +99,6 @@ export const notificationSettingRoutes: Route[] = [
     load: 'group',
     params: SOURCE_PARAMS,
     summary: 'Update group level notification level settings',
-    handler: async ({ deps, user, group, params }) => {
-      const source: NotificationSource = { type: 'Namespace', id: group.id };
-      await changeNotificationSetting(deps.db, user, source, { level: levelOf(params.level), events: eventsOf(params) });
-      return sourceSetting(deps, user, source);
-    },
+    handler: ({ deps, user, group, params }) => changeSourceSetting(deps, user, { type: 'Namespace', id: group.id }, params),
   }),
 ];
