@@ -40,7 +40,8 @@ function convertType(value: unknown): JsonSchema {
   return { type: types.length === 1 ? types[0] : types, ...(format ? { format } : {}) };
 }
 
-function compiles(pattern: unknown): boolean {
+/** Whether a schema's `pattern` (written for Ruby) compiles as a JavaScript regex; those that do not are dropped. */
+export function compiles(pattern: unknown): boolean {
   try {
     new RegExp(String(pattern), 'u');
     return true;
