@@ -44,7 +44,7 @@ export function uploadFiles(deps: Deps, auth: Koa.Middleware): Koa.Middleware {
       const upload = await findUpload(deps.db, project.id, parsed.secret, parsed.filename);
       if (!upload) throw notFound('File');
       const file = uploadPath(deps.repos.root, upload.sha256);
-      if (!fs.existsSync(file)) throw notFound('File');
+      if (!(await fs.promises.stat(file).catch(() => null))) throw notFound('File');
       ctx.status = 200;
       ctx.attachment(parsed.filename, { type: isImageOrVideo(parsed.filename) ? 'inline' : 'attachment' }); // the type from the extension
       if (!ctx.type) ctx.type = 'application/octet-stream';

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Deps } from '../../deps.js';
 import { isPostgresUrl } from '../../store/db.js';
+import { syncDir } from '../../git/repo_journal.js';
 import { DATA_PARTS, DATABASE_FILE, MANIFEST_FILE, PART_FOLDER, PARTS, type Part } from './parts.js';
 import { Staging } from './staging.js';
 import { migrationsOf, openSnapshot, snapshotDatabase } from './stage_database.js';
@@ -85,6 +86,7 @@ export async function createBackup(deps: Deps, options: BackupOptions): Promise<
     try {
       await pack(staging.root, [...present.map((p) => PART_FOLDER[p]), MANIFEST_FILE], tmp);
       await fs.promises.rename(tmp, path.join(options.dir, name));
+      await syncDir(options.dir); // the rename itself on disk: a backup reported made is there after a crash
     } finally {
       await fs.promises.rm(tmp, { force: true });
     }
