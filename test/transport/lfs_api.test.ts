@@ -186,6 +186,10 @@ describe('the Git LFS HTTP API', function () {
         expect(r.status, JSON.stringify(body)).to.equal(status);
         expect(await r.json()).to.deep.equal({ message, documentation_url: help });
       }
+      const many = await batch(repo, { operation: 'download', objects: Array.from({ length: 1001 }, () => ({ oid, size: 1 })) }, auth('dave'));
+      expect([many.status, await many.json()]).to.deep.equal([413, { message: 'At most 1000 objects in one batch request', documentation_url: help }]);
+      const huge = await batch(repo, JSON.stringify({ operation: 'download', objects: [], padding: 'x'.repeat(1024 * 1024) }), auth('dave'));
+      expect([huge.status, await huge.json()]).to.deep.equal([413, { message: 'Request body too large', documentation_url: help }]);
       const legacy = await fetch(`${base}/${repo}.git/info/lfs/objects/${oid}`, { headers: auth('dave') });
       expect(legacy.status).to.equal(501);
       expect(await legacy.json()).to.deep.equal({ message: 'Server supports batch API only, please update your Git LFS client to version 1.0.1 and up.', documentation_url: help });
@@ -339,6 +343,9 @@ describe('the Git LFS HTTP API', function () {
       expect((await batch(project.path_with_namespace, { operation: 'download', objects: [{ oid, size: 1 }] }, as(ids[0]))).status).to.equal(200);
       expect((await batch(project.path_with_namespace, upload, as(ids[0]))).status).to.equal(403);
       expect((await batch(project.path_with_namespace, upload, as(ids[1]))).status).to.equal(200);
+      // A deploy key is no user: it may not hold locks (Lfs::LockFileService's "You have no permissions").
+      const lock = await post(project.path_with_namespace, 'locks', { path: 'by-a-key.bin' }, as(ids[1]));
+      expect([lock.status, await lock.json()]).to.deep.equal([403, { message: 'You have no permissions', documentation_url: help }]);
       // A token for another key, an expired one and a forged one open nothing.
       const forged = { Authorization: basic(`lfs+deploy-key-${ids[1]}`, issueLfsToken(s.deps.config, { kind: 'deploy_key', id: ids[0] })) };
       expect((await batch(project.path_with_namespace, upload, forged)).status).to.equal(401);
