@@ -279,6 +279,11 @@ describe('the Git LFS HTTP API', function () {
       const stranger = await download('stan');
       expect(stranger.status).to.equal(404);
       expect(await stranger.json()).to.deep.equal(notFound());
+      // Who may not read the project is refused before the body is read: not a 400 about it.
+      const unread = await batch(project.path_with_namespace, '{"broken', auth('stan'));
+      expect([unread.status, await unread.json()]).to.deep.equal([404, notFound()]);
+      const unreadLock = await post(project.path_with_namespace, 'locks', {}, auth('stan'));
+      expect(unreadLock.status).to.equal(404);
       expect((await put(project.path_with_namespace, oid, content.length, content, auth('rita'))).status).to.equal(403);
       const anonymous = await fetch(`${base}/${project.path_with_namespace}.git/gitlab-lfs/objects/${oid}`);
       expect(anonymous.status).to.equal(401);

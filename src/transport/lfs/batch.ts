@@ -68,10 +68,12 @@ function answerObject(deps: Deps, ctx: Koa.Context, req: LfsRequest, upload: boo
 }
 
 export async function serveBatch(deps: Deps, ctx: Koa.Context, rawFullPath: string): Promise<void> {
+  // Whoever may not even read the project is refused before the body is read (a push implies a
+  // read); an upload is then checked as one. An unknown operation stays a read.
+  const read = await lfsAccess(deps, ctx, rawFullPath, 'download');
   const body = await readLfsJson(ctx);
   const upload = body.operation === 'upload';
-  // An unknown operation is checked as a download (never telling more than a read would).
-  const req = await lfsAccess(deps, ctx, rawFullPath, upload ? 'upload' : 'download');
+  const req = upload ? await lfsAccess(deps, ctx, rawFullPath, 'upload') : read;
   if (!upload && body.operation !== 'download') throw new LfsRefusal(422, 'The operation must be "download" or "upload"');
   if (body.hash_algo !== undefined && body.hash_algo !== 'sha256') throw new LfsRefusal(409, 'The hash algorithm must be sha256');
   const transfers = body.transfers;

@@ -48,14 +48,14 @@ export async function serveLocks(deps: Deps, ctx: Koa.Context, rawFullPath: stri
 }
 
 export async function serveLock(deps: Deps, ctx: Koa.Context, rawFullPath: string): Promise<void> {
-  const body = await readLfsJson(ctx);
   const req = await lfsAccess(deps, ctx, rawFullPath, 'upload');
+  const body = await readLfsJson(ctx);
   answer(deps, ctx, await lockLfsPath(deps.db, req.project.id, userOf(req), body.path));
 }
 
 export async function serveLocksVerify(deps: Deps, ctx: Koa.Context, rawFullPath: string): Promise<void> {
-  await readLfsJson(ctx); // `ref`, `cursor`, `limit`: all locks are answered at once, as 10.8
   const req = await lfsAccess(deps, ctx, rawFullPath, 'upload');
+  await readLfsJson(ctx); // `ref`, `cursor`, `limit`: all locks are answered at once, as 10.8
   const user = userOf(req);
   const locks = await lfsLocks(deps.db, req.project.id);
   sendLfs(ctx, 200, {
@@ -65,8 +65,8 @@ export async function serveLocksVerify(deps: Deps, ctx: Koa.Context, rawFullPath
 }
 
 export async function serveUnlock(deps: Deps, ctx: Koa.Context, rawFullPath: string, id: number): Promise<void> {
-  const body = await readLfsJson(ctx);
   const req = await lfsAccess(deps, ctx, rawFullPath, 'upload');
+  const body = await readLfsJson(ctx);
   const user = userOf(req);
   const force = body.force === true;
   answer(deps, ctx, await unlockLfsLock(deps.db, req.project.id, user, id, force, mayForceUnlockLfs(user, req.project, req.access)));

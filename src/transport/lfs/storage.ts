@@ -57,8 +57,8 @@ export async function serveUpload(deps: Deps, ctx: Koa.Context, rawFullPath: str
 }
 
 export async function serveVerify(deps: Deps, ctx: Koa.Context, rawFullPath: string): Promise<void> {
-  const body = await readLfsJson(ctx);
   const req = await lfsAccess(deps, ctx, rawFullPath, 'download');
+  const body = await readLfsJson(ctx);
   if (!isLfsOid(body.oid) || !Number.isSafeInteger(body.size)) throw new LfsRefusal(422, 'Invalid object: the oid must be 64 hexadecimal characters and the size a whole number');
   const size = await linkedLfsObjectSize(deps.db, req.project.id, body.oid);
   if (size === null) throw new LfsRefusal(404, LFS_MESSAGES.notFound);
